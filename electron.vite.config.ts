@@ -1,0 +1,32 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import react from '@vitejs/plugin-react'
+
+// The main process renders prompts with its own tiny JSX runtime (classic `h`), the renderer uses React.
+const mainJsx = { jsx: 'transform', jsxFactory: 'h', jsxFragment: 'Fragment' } as const
+
+export default defineConfig({
+  main: {
+    esbuild: mainJsx,
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } }
+    }
+  },
+  // A sandboxed preload may only require 'electron': bundle everything else into it.
+  preload: {
+    build: {
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' }
+      }
+    }
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
+    }
+  }
+})

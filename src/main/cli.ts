@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+import { CliError } from './cli/cli-error'
+
+// `glassbox <command> [options]`: the same services as the app, for people, scripts and the checks.
+// Each command lives in its own file under cli/ and exports `run(argv, io)`.
+
+export interface CliIo {
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+}
+
+type Command = (argv: string[], io: CliIo) => Promise<number>
+
+const commands: Record<string, () => Promise<{ run: Command }>> = {
+  prompt: () => import('./cli/prompt-command'),
+  ask: () => import('./cli/ask-command'),
+  memory: () => import('./cli/memory-command'),
+  test: () => import('./cli/test-command'),
+  sync: () => import('./cli/sync-command'),
+  models: () => import('./cli/models-command')
+}
+
+const USAGE = `Usage: glassbox <command> [options]
+  prompt  --project DIR [--question TEXT] [--channel NAME] [--test-mode] [--attach FILE]...
+          [--fork-selection TEXT] [--timezone TZ] [--now ISO-8601] [--data-dir DIR] [--json]
+  ask     --project DIR --question TEXT [--endpoint URL] [--model NAME] [--test-mode] [--data-dir DIR] [--json]
+  memory  list | add --category C TEXT | edit ID TEXT | disable ID | delete ID
+          --project DIR [--data-dir DIR] [--json]
+  test    --project DIR [--endpoint URL] [--model NAME] [--json]
+  sync    --project DIR
+  models  [--endpoint URL] [--json]`
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(USAGE + '\n')
+    return name ? 0 : 1
+  }
+  const load = commands[name]
+  if (!load) {
+    io.stderr(`glassbox: unknown command '${name}'. Run 'glassbox --help' for the list.\n`)
+    return 1
+  }
+  try {
+    const command = await load()
+    return await command.run(rest, io)
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr(`glassbox ${name}: ${error.message}\n`)
+      return error.exitCode
+    }
+    // parseArgs reports unknown or malformed options with a code; those are the user's input too.
+    if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`glassbox ${name}: ${error.message}\n`)
+      return 1
+    }
+    throw error
+  }
+}
+
+const isEntry = process.argv[1] && /cli\.(ts|js|mjs|cjs)$/.test(process.argv[1])
+if (isEntry) {
+  main(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text)
+  }).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      process.stderr.write(`glassbox: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.exitCode = 2
+    }
+  )
+}

@@ -1,0 +1,71 @@
+import type { Diagnostic } from '../../shared/prompt'
+
+// The in-memory model of a project folder. It is built once when the project opens and kept current by
+// the watcher, so prompt assembly and the agent's tools never scan the disk on the hot path.
+
+/** One `databases:` entry of nao_config.yaml. */
+export interface DatabaseConfig {
+  name: string
+  type: string
+  /** Absolute path of a local database file (DuckDB/SQLite/CSV/Parquet), when the config names one. */
+  path: string | null
+  accessors: string[]
+  include: string[]
+  exclude: string[]
+}
+
+/** A connection as the prompt lists it: derived from `databases/type=<type>/database=<name>/` folder names. */
+export interface Connection {
+  type: string
+  database: string
+}
+
+/** A synced table folder: `databases/type=…/database=…/schema=…/table=…/`. */
+export interface TableRef {
+  type: string
+  database: string
+  schema: string
+  table: string
+  /** Project-relative folder, with forward slashes. */
+  dir: string
+  /** File names present in the folder (columns.md, preview.md, …). */
+  files: string[]
+}
+
+export interface Skill {
+  name: string
+  description: string
+  /** Project-relative path, e.g. agent/skills/revenue.md */
+  location: string
+  body: string
+}
+
+export interface ProjectFile {
+  /** Project-relative path with forward slashes. */
+  source: string
+  text: string
+}
+
+export interface ProjectSnapshot {
+  /** Real path of the project folder (symlinks resolved). */
+  root: string
+  name: string
+  rules: ProjectFile | null
+  connections: Connection[]
+  databases: DatabaseConfig[]
+  tables: TableRef[]
+  skills: Skill[]
+  /** agent/prompts/system.md */
+  systemOverride: ProjectFile | null
+  /** agent/prompts/<channel>.md keyed by channel name (lower case). */
+  channelOverrides: Record<string, ProjectFile>
+  /** agent/prompts/user-prompt.md */
+  userPromptOverride: ProjectFile | null
+  /** Which free-context folders exist at the top level. */
+  contextFolders: { databases: boolean; docs: boolean; semantics: boolean; repos: boolean; queries: boolean }
+  /** Project-relative paths of tests/*.yml. */
+  tests: string[]
+  diagnostics: Diagnostic[]
+  /** Increments on every change the watcher applies; cheap cache key for derived data. */
+  version: number
+}

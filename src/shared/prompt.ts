@@ -1,0 +1,98 @@
+// Shapes of an assembled prompt, shared by main (which builds them), the CLI (`prompt --json`) and the
+// renderer's inspector (which shows them).
+
+export type OverrideMode = 'default' | 'replaced' | 'wrapped' | 'runtime'
+
+/** A problem with one project file; the rest of the prompt is still built from what is good. */
+export interface Diagnostic {
+  file: string
+  problem: string
+}
+
+/** One titled part of a rendered prompt, located by character range in the rendered text. */
+export interface PromptSection {
+  id: string
+  title: string
+  /** Name of the component that produced it. */
+  component: string
+  /** Project-relative files (or `db:table#id` rows) it came from. */
+  sources: string[]
+  start: number
+  end: number
+  tokens: number
+}
+
+export type MemoryCategory = 'global_rule' | 'personal_fact'
+
+export interface MemoryItem {
+  id: number
+  category: MemoryCategory
+  content: string
+  tokens: number
+  chatId: string | null
+  createdAt: string
+}
+
+export interface DroppedMemory extends MemoryItem {
+  reason: string
+}
+
+export interface BudgetPart {
+  /** system | tools | history | user | output (reserved) */
+  name: string
+  tokens: number
+}
+
+export interface TrimRecord {
+  /** Which part was trimmed: history | memory | skills | context */
+  part: string
+  /** What was removed, in words an analyst understands. */
+  detail: string
+  tokensSaved: number
+}
+
+export interface Budget {
+  contextWindow: number
+  reservedOutput: number
+  used: number
+  parts: BudgetPart[]
+  trimmed: TrimRecord[]
+}
+
+export interface TextPart {
+  type: 'text'
+  text: string
+}
+export interface ImagePart {
+  type: 'image_url'
+  image_url: { url: string }
+}
+export type ContentPart = TextPart | ImagePart
+
+export interface RequestToolCall {
+  id: string
+  name: string
+  args: Record<string, unknown>
+}
+
+/** One message of the request exactly as it leaves Glassbox. */
+export interface RequestMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool'
+  content: string | ContentPart[]
+  /** Prompt-cache mark (only when the model supports prompt caching). */
+  cache?: boolean
+  toolCalls?: RequestToolCall[]
+  toolCallId?: string
+}
+
+/** What `prompt --json` prints and the inspector shows. */
+export interface PromptPreview {
+  system: string
+  user: string
+  messages: RequestMessage[]
+  sections: PromptSection[]
+  memory: { included: MemoryItem[]; dropped: DroppedMemory[] }
+  diagnostics: Diagnostic[]
+  overrideMode: OverrideMode
+  budget: Budget | null
+}
