@@ -1,0 +1,211 @@
+import { z } from 'zod'
+import type { RunEvent } from './events'
+import type { Diagnostic, MemoryCategory, PromptPreview } from './prompt'
+
+// The API contract between the renderer and the main-process services. The desktop app carries it over
+// IPC (one preload function per operation), web mode over loopback HTTP + server-sent events. Every input
+// is validated with these schemas where it crosses the boundary.
+
+const id = z.string().min(1).max(200)
+const text = (max: number) => z.string().max(max)
+
+export const apiInputs = {
+  openProject: z.strictObject({ path: text(4096).min(1) }),
+  listChats: z.strictObject({ search: text(500).optional() }),
+  createChat: z.strictObject({ title: text(500).optional(), channel: text(50).optional() }),
+  getChat: z.strictObject({ chatId: id }),
+  deleteChat: z.strictObject({ chatId: id }),
+  forkChat: z.strictObject({ chatId: id, messageId: id, selection: text(100_000).min(1) }),
+  sendMessage: z.strictObject({
+    chatId: id,
+    text: text(2_000_000).min(1),
+    /** Project-relative or absolute paths of files the user attaches (metadata only reaches the prompt). */
+    attachments: z.array(text(4096)).max(50).optional(),
+    /** Skill whose body is put into this message (typed `/name`). */
+    skill: text(200).optional(),
+    /** Tables referenced with `@`: their columns.md is attached as context. */
+    tables: z.array(text(1000)).max(50).optional()
+  }),
+  stopRun: z.strictObject({ runId: id }),
+  regenerate: z.strictObject({ chatId: id }),
+  editAndResend: z.strictObject({ chatId: id, messageId: id, text: text(2_000_000).min(1) }),
+  answerClarification: z.strictObject({ chatId: id, answer: text(10_000).min(1) }),
+  previewPrompt: z.strictObject({
+    chatId: id.optional(),
+    question: text(2_000_000),
+    attachments: z.array(text(4096)).max(50).optional(),
+    skill: text(200).optional(),
+    tables: z.array(text(1000)).max(50).optional(),
+    /** Preview memory trimming with another budget (tokens) without saving it. */
+    memoryBudget: z.number().int().min(0).max(1_000_000).optional(),
+    /** Override the test-mode setting for this preview only (used for the on/off diff). */
+    testMode: z.boolean().optional()
+  }),
+  getRun: z.strictObject({ runId: id }),
+  listMemories: z.strictObject({}),
+  addMemory: z.strictObject({ category: z.enum(['global_rule', 'personal_fact']), content: text(10_000).min(1) }),
+  editMemory: z.strictObject({ id: z.number().int().positive(), content: text(10_000).min(1) }),
+  setMemoryEnabled: z.strictObject({ id: z.number().int().positive(), enabled: z.boolean() }),
+  deleteMemory: z.strictObject({ id: z.number().int().positive() }),
+  updateSettings: z.strictObject({
+    endpoint: text(2000).url().optional(),
+    model: text(500).optional(),
+    testMode: z.boolean().optional(),
+    channel: text(50).nullable().optional(),
+    timezone: text(100).optional(),
+    memoryEnabled: z.boolean().optional(),
+    memoryBudget: z.number().int().min(0).max(1_000_000).optional(),
+    contextWindow: z.number().int().min(512).max(10_000_000).nullable().optional()
+  }),
+  runTests: z.strictObject({ names: z.array(text(500)).optional() }),
+  syncProject: z.strictObject({})
+} as const
+
+export type ApiInputs = { [K in keyof typeof apiInputs]: z.infer<(typeof apiInputs)[K]> }
+
+export interface ProjectInfo {
+  root: string
+  name: string
+  tables: { type: string; database: string; schema: string; table: string }[]
+  skills: { name: string; description: string; location: string }[]
+  tests: string[]
+  diagnostics: Diagnostic[]
+}
+
+export interface ChatSummary {
+  id: string
+  title: string
+  channel: string | null
+  parentChatId: string | null
+  updatedAt: string
+}
+
+export interface ToolCallView {
+  callId: string
+  name: string
+  args: Record<string, unknown>
+  ok: boolean | null
+  output: string
+  data?: unknown
+}
+
+export interface ChatMessageView {
+  id: string
+  role: 'user' | 'assistant'
+  text: string
+  reasoning?: string
+  runId?: string
+  toolCalls?: ToolCallView[]
+  createdAt: string
+  status?: 'streaming' | 'done' | 'failed' | 'cancelled'
+}
+
+export interface ChatDetail extends ChatSummary {
+  selection: string | null
+  messages: ChatMessageView[]
+}
+
+export interface RunDetail {
+  id: string
+  chatId: string
+  model: string
+  endpoint: string
+  testMode: boolean
+  status: string
+  stopReason: string | null
+  usage: { inputTokens: number; outputTokens: number } | null
+  prompt: PromptPreview | null
+}
+
+export interface MemoryView {
+  id: number
+  category: MemoryCategory
+  content: string
+  enabled: boolean
+  supersededBy: number | null
+  chatId: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface Settings {
+  endpoint: string | null
+  model: string | null
+  testMode: boolean
+  channel: string | null
+  timezone: string
+  memoryEnabled: boolean
+  memoryBudget: number
+  contextWindow: number | null
+}
+
+export interface ModelServerView {
+  preset: string
+  label: string
+  baseUrl: string
+  running: boolean
+  models: { id: string; contextWindow: number | null; vision: boolean | null; tools: boolean | null }[]
+  error?: string
+}
+
+export interface TestCaseResult {
+  name: string
+  status: 'passed' | 'failed' | 'error'
+  expected: unknown[][] | null
+  actual: unknown[][] | null
+  sql: string | null
+  runId: string | null
+  ms: number
+  tokens: number
+  message?: string
+}
+
+export interface TestReport {
+  passed: number
+  failed: number
+  errored: number
+  cases: TestCaseResult[]
+}
+
+export interface SyncProgress {
+  done: number
+  total: number
+  table: string
+}
+
+/** Events pushed from main to the renderer besides request/response. */
+export type PushEvent =
+  | { channel: 'run'; event: RunEvent }
+  | { channel: 'project-changed'; project: ProjectInfo }
+  | { channel: 'sync-progress'; progress: SyncProgress }
+  | { channel: 'test-progress'; result: TestCaseResult }
+
+/** Every operation the UI can call: one function each, nothing generic. */
+export interface GlassboxApi {
+  getProject(): Promise<ProjectInfo | null>
+  openProject(input: ApiInputs['openProject']): Promise<ProjectInfo>
+  listChats(input: ApiInputs['listChats']): Promise<ChatSummary[]>
+  createChat(input: ApiInputs['createChat']): Promise<ChatSummary>
+  getChat(input: ApiInputs['getChat']): Promise<ChatDetail>
+  deleteChat(input: ApiInputs['deleteChat']): Promise<void>
+  forkChat(input: ApiInputs['forkChat']): Promise<ChatSummary>
+  sendMessage(input: ApiInputs['sendMessage']): Promise<{ runId: string }>
+  stopRun(input: ApiInputs['stopRun']): Promise<void>
+  regenerate(input: ApiInputs['regenerate']): Promise<{ runId: string }>
+  editAndResend(input: ApiInputs['editAndResend']): Promise<{ runId: string }>
+  answerClarification(input: ApiInputs['answerClarification']): Promise<{ runId: string }>
+  previewPrompt(input: ApiInputs['previewPrompt']): Promise<PromptPreview>
+  getRun(input: ApiInputs['getRun']): Promise<RunDetail>
+  listMemories(input: ApiInputs['listMemories']): Promise<MemoryView[]>
+  addMemory(input: ApiInputs['addMemory']): Promise<MemoryView>
+  editMemory(input: ApiInputs['editMemory']): Promise<MemoryView>
+  setMemoryEnabled(input: ApiInputs['setMemoryEnabled']): Promise<MemoryView>
+  deleteMemory(input: ApiInputs['deleteMemory']): Promise<void>
+  getSettings(): Promise<Settings>
+  updateSettings(input: ApiInputs['updateSettings']): Promise<Settings>
+  listModels(): Promise<ModelServerView[]>
+  runTests(input: ApiInputs['runTests']): Promise<TestReport>
+  syncProject(input: ApiInputs['syncProject']): Promise<{ tables: number }>
+  /** Subscribe to pushed events; returns the unsubscribe function. */
+  subscribe(listener: (event: PushEvent) => void): () => void
+}
