@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -19,5 +19,12 @@ export function copyNaoExample(): { dir: string; cleanup: () => void } {
   const temp = makeTempDir('glassbox-nao-')
   const dir = join(temp.dir, 'nao-example')
   cpSync(NAO_EXAMPLE, dir, { recursive: true })
+  makeWritable(dir)
   return { dir, cleanup: temp.cleanup }
+}
+
+function makeWritable(path: string): void {
+  const stat = statSync(path)
+  chmodSync(path, stat.mode | 0o200)
+  if (stat.isDirectory()) for (const entry of readdirSync(path)) makeWritable(join(path, entry))
 }
