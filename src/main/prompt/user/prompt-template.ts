@@ -1,0 +1,137 @@
+import Handlebars from 'handlebars'
+import type { Diagnostic } from '../../../shared/prompt'
+import type { ProjectFile } from '../../project/types'
+import { builtInPartials, builtInTemplates } from './templates'
+
+// Handlebars templates for the user prompt. One isolated Handlebars instance (never the global one, which
+// other code may register helpers on) holds the built-in partials, registered once when this module loads.
+// Every template is compiled with `noEscape`: a prompt is not HTML, so `{{query}}` in a project's template
+// must reach the model byte-identical, just like `{{{query}}}`.
+
+const handlebars = Handlebars.create()
+for (const [stem, text] of Object.entries(builtInPartials)) handlebars.registerPartial(stem, text)
+
+/** The variables a user-prompt template is rendered with. */
+export interface UserPromptVariables {
+  hasResultsMeta: boolean
+  contextJson: string
+  showVisionWarning: boolean
+  query: string
+}
+
+export class TemplateError extends Error {
+  constructor(
+    readonly source: string,
+    readonly problem: string
+  ) {
+    super(`${source}: ${problem}`)
+    this.name = 'TemplateError'
+  }
+}
+
+// A sentinel question used to check, at load time, that a template compiles, renders with every block on,
+// and actually puts the question in the prompt (a template that drops it would send the model no question).
+const PROBE_QUERY = 'glassbox-probe-question-7f3a'
+const PROBE_VARIABLES: UserPromptVariables = {
+  hasResultsMeta: true,
+  contextJson: '{}',
+  showVisionWarning: true,
+  query: PROBE_QUERY
+}
+
+export class PromptTemplate {
+  private constructor(
+    /** Where the template came from: `built-in:user-prompt` or a project-relative path. */
+    readonly source: string,
+    /** The template text as written. */
+    readonly text: string,
+    private readonly compiled: HandlebarsTemplateDelegate<UserPromptVariables>
+  ) {}
+
+  private static readonly builtIns = new Map<string, PromptTemplate>()
+  private static readonly overrides = new Map<string, PromptTemplate>()
+  private static readonly MAX_CACHED_OVERRIDES = 32
+
+  /** A built-in template by name (`user-prompt`), compiled once and cached. */
+  static load(name: string): PromptTemplate {
+    const cached = PromptTemplate.builtIns.get(name)
+    if (cached) return cached
+    const text = builtInTemplates[name]
+    if (text === undefined) {
+      const known = Object.keys(builtInTemplates).join(', ')
+      throw new TemplateError(`built-in:${name}`, `no built-in template named "${name}" (known: ${known})`)
+    }
+    const template = PromptTemplate.compile(text, `built-in:${name}`)
+    PromptTemplate.builtIns.set(name, template)
+    return template
+  }
+
+  /**
+   * A project's template, compiled and checked; cached by text so an unchanged file is compiled once.
+   * Throws a TemplateError naming the file and the problem when it cannot be used.
+   */
+  static fromProjectFile(file: ProjectFile): PromptTemplate {
+    const key = file.source + '\0' + file.text
+    const cached = PromptTemplate.overrides.get(key)
+    if (cached) return cached
+    const template = PromptTemplate.compile(file.text, file.source)
+    if (PromptTemplate.overrides.size >= PromptTemplate.MAX_CACHED_OVERRIDES) {
+      const oldest = PromptTemplate.overrides.keys().next()
+      if (!oldest.done) PromptTemplate.overrides.delete(oldest.value)
+    }
+    PromptTemplate.overrides.set(key, template)
+    return template
+  }
+
+  private static compile(text: string, source: string): PromptTemplate {
+    let compiled: HandlebarsTemplateDelegate<UserPromptVariables>
+    let probe: string
+    try {
+      compiled = handlebars.compile<UserPromptVariables>(text, { noEscape: true })
+      // Handlebars compiles lazily: the first render surfaces syntax errors and unknown partials.
+      probe = compiled(PROBE_VARIABLES)
+    } catch (error) {
+      throw new TemplateError(source, `does not compile: ${oneLine(error)}`)
+    }
+    if (!probe.includes(PROBE_QUERY)) {
+      throw new TemplateError(source, 'never outputs {{query}}, so the model would get no question')
+    }
+    return new PromptTemplate(source, text, compiled)
+  }
+
+  render(variables: UserPromptVariables): string {
+    return this.compiled(variables)
+  }
+}
+
+export interface ResolvedTemplate {
+  template: PromptTemplate
+  /** Empty, or one diagnostic saying why the project's template was not used. */
+  diagnostics: Diagnostic[]
+}
+
+/**
+ * The template for the user prompt: the project's `agent/prompts/user-prompt.md` when it is usable,
+ * otherwise the built-in one plus a diagnostic {file, problem}.
+ */
+export function resolveUserPromptTemplate(override: ProjectFile | null): ResolvedTemplate {
+  const builtIn = PromptTemplate.load('user-prompt')
+  if (!override) return { template: builtIn, diagnostics: [] }
+  try {
+    return { template: PromptTemplate.fromProjectFile(override), diagnostics: [] }
+  } catch (error) {
+    const problem = error instanceof TemplateError ? error.problem : oneLine(error)
+    return {
+      template: builtIn,
+      diagnostics: [{ file: override.source, problem: `${problem}; the built-in user prompt template is used instead` }]
+    }
+  }
+}
+
+// Handlebars parse errors span four lines (position, source excerpt, caret, expectation); the excerpt and
+// caret mean nothing on one line, so keep the first and last.
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line.length > 0)
+  return lines.length > 2 ? `${lines[0]} ${lines[lines.length - 1]}` : lines.join(' ')
+}
