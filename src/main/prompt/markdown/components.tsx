@@ -1,0 +1,162 @@
+import {
+  h,
+  Fragment,
+  type BlockNode,
+  type Component,
+  type MarkdownElement,
+  type MarkdownNode,
+  type RenderedNode,
+  type RenderedSection,
+  type SectionInfo,
+  type SectionNode
+} from './jsx-runtime'
+
+// The Markdown primitives. Each states its exact output; misuse throws at once naming the primitive and value.
+
+interface WithChildren {
+  children?: MarkdownNode
+}
+
+/**
+ * Children joined by `separator` (default: a blank line); `indent` starts every line; `prefix` starts
+ * non-empty output. Renders `''` when no child renders anything.
+ * @example <Block separator={'\n'} indent="  ">{'a'}{'b'}</Block>  →  '  a\n  b'
+ */
+export function Block({ children, separator = '\n\n', indent = '', prefix = '' }: BlockProps): BlockNode {
+  return { kind: 'block', children, separator, indent, prefix }
+}
+interface BlockProps extends WithChildren {
+  separator?: string
+  indent?: string
+  prefix?: string
+}
+
+/** Inline: children joined by `''`. */
+export function Span({ children }: WithChildren) {
+  return <Block separator="">{children}</Block>
+}
+
+/** `## Title` — `level` is 1 to 6 (default 2). */
+export function Title({ children, level = 2 }: WithChildren & { level?: number }) {
+  if (!Number.isInteger(level) || level < 1 || level > 6) {
+    throw new Error(`Title: level must be an integer from 1 to 6, got ${JSON.stringify(level)}`)
+  }
+  return <Span>{'#'.repeat(level) + ' '}{children}</Span>
+}
+
+export function Bold({ children }: WithChildren) {
+  return <Span>**{children}**</Span>
+}
+
+export function Italic({ children }: WithChildren) {
+  return <Span>*{children}*</Span>
+}
+
+export function Code({ children }: WithChildren) {
+  return <Span>`{children}`</Span>
+}
+
+/** A fenced block; `header` (e.g. `sql`, or `['sql', 'title=x']` joined by a space) follows the opening fence. */
+export function CodeBlock({ children, header = '' }: WithChildren & { header?: string | string[] }) {
+  const fence = '```' + (Array.isArray(header) ? header.join(' ') : header)
+  return <Block separator={'\n'}>{fence}{children}{'```'}</Block>
+}
+
+export function Link({ href, text }: { href: string; text: MarkdownNode }) {
+  return <Span>[{text}]({href})</Span>
+}
+
+export function Br() {
+  return '\n'
+}
+
+export function Hr() {
+  return '---'
+}
+
+/**
+ * Items joined by `\n`: each ListItem gets `- ` (or `N. ` when `ordered`); a nested List is indented one tab
+ * deeper; anything else (e.g. a component rendering a whole list of rules) is spliced in as it renders.
+ */
+export function List({ children, ordered = false }: WithChildren & { ordered?: boolean }) {
+  let number = 0
+  const lines = flattenChildren(children).map((item) => {
+    if (isElementOf(item, ListItem)) return <Span>{ordered ? `${++number}. ` : '- '}{item}</Span>
+    if (isElementOf(item, List)) return <Block indent={'\t'}>{item}</Block>
+    return item
+  })
+  return <Block separator={'\n'}>{lines}</Block>
+}
+
+export function ListItem({ children }: WithChildren) {
+  return <Span>{children}</Span>
+}
+
+/** `title:` then the list; when `maxItems` cuts it, a last line `...(N more)`. */
+export function TitledList({ title, children, maxItems }: WithChildren & { title: string; maxItems?: number }) {
+  if (maxItems !== undefined && (!Number.isInteger(maxItems) || maxItems < 0)) {
+    throw new Error(`TitledList: maxItems must be a whole number of 0 or more, got ${JSON.stringify(maxItems)}`)
+  }
+  const items = flattenChildren(children)
+  const shown = maxItems === undefined ? items : items.slice(0, maxItems)
+  const hidden = items.length - shown.length
+  return (
+    <Block separator={'\n'}>
+      <Span>{title}:</Span>
+      <List>{shown}</List>
+      {hidden > 0 && `...(${hidden} more)`}
+    </Block>
+  )
+}
+
+/** Every line prefixed `> `; children joined by `\n`. */
+export function Quote({ children }: WithChildren) {
+  return <Block separator={'\n'} indent="> ">{children}</Block>
+}
+
+const XML_NAME = /^[A-Za-z_][\w.-]*$/
+
+/** `<tag k="v">`, the children indented one tab, `</tag>`. */
+export function XML({ tag, props = {}, children }: WithChildren & { tag: string; props?: Record<string, string> }) {
+  if (!XML_NAME.test(tag)) throw new Error(`XML: tag must be an XML name, got ${JSON.stringify(tag)}`)
+  const badKey = Object.keys(props).find((key) => !XML_NAME.test(key))
+  if (badKey !== undefined) throw new Error(`XML: attribute name must be an XML name, got ${JSON.stringify(badKey)}`)
+  const attributes = Object.entries(props).map(([key, value]) => ` ${key}=${JSON.stringify(value)}`)
+  return (
+    <Block separator={'\n'}>
+      {`<${tag}${attributes.join('')}>`}
+      <Block separator={'\n'} indent={'\t'}>{children}</Block>
+      {`</${tag}>`}
+    </Block>
+  )
+}
+
+/**
+ * Marks its children as one entry of the section map (id, title, producing component, sources). Renders its
+ * children unchanged; an empty section leaves no entry.
+ * @example <Section id="persona" title="Persona" sources={[]}><Persona /></Section>
+ */
+export function Section({ children, ...info }: WithChildren & SectionInfo): SectionNode {
+  return { kind: 'section', info, children }
+}
+
+/** Inserts text rendered earlier as-is (no re-escaping), keeping its section map. */
+export function Rendered({ result }: { result: { text: string; sections: readonly RenderedSection[] } }): RenderedNode {
+  return { kind: 'rendered', text: result.text, sections: result.sections }
+}
+
+/** Children as a flat list: arrays and fragments opened, nothing-nodes dropped. */
+export function flattenChildren(node: MarkdownNode): MarkdownNode[] {
+  if (node === null || node === undefined || typeof node === 'boolean') return []
+  if (isNodeArray(node)) return node.flatMap(flattenChildren)
+  if (isElementOf(node, Fragment)) return flattenChildren(node.render())
+  return [node]
+}
+
+function isNodeArray(node: MarkdownNode): node is readonly MarkdownNode[] {
+  return Array.isArray(node)
+}
+
+function isElementOf(node: MarkdownNode, component: Component<never>): node is MarkdownElement {
+  return typeof node === 'object' && node !== null && !isNodeArray(node) && node.kind === 'element' && node.type === component
+}

@@ -1,0 +1,22 @@
+export { h, Fragment } from './jsx-runtime'
+export type { Component, MarkdownElement, MarkdownNode, RenderedSection, SectionInfo } from './jsx-runtime'
+export {
+  Block,
+  Bold,
+  Br,
+  Code,
+  CodeBlock,
+  Hr,
+  Italic,
+  Link,
+  List,
+  ListItem,
+  Quote,
+  Rendered,
+  Section,
+  Span,
+  Title,
+  TitledList,
+  XML
+} from './components'
+export { MarkdownRenderError, renderToMarkdown, renderWithSections, type RenderResult } from './render'

@@ -1,0 +1,97 @@
+// A tiny classic JSX runtime for prompts: `h` builds plain element objects, and `renderToMarkdown` turns the
+// tree into text. No DOM, no React: components are plain functions evaluated at render time.
+
+/** Anything a component may return or take as children. */
+export type MarkdownNode =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | MarkdownElement
+  | LayoutNode
+  | readonly MarkdownNode[]
+
+/** A function component: props in, nodes out. */
+export type Component<P> = (props: P) => MarkdownNode
+
+/** A `<Component …/>` expression, not yet evaluated. */
+export interface MarkdownElement {
+  readonly kind: 'element'
+  /** Kept for identity checks (a List looks for its ListItems) and for error paths. */
+  readonly type: Component<never>
+  readonly props: object
+  readonly render: () => MarkdownNode
+}
+
+/** Layout instructions the renderer understands directly; primitives return them. */
+export type LayoutNode = BlockNode | SectionNode | RenderedNode
+
+export interface BlockNode {
+  readonly kind: 'block'
+  readonly children: MarkdownNode
+  readonly separator: string
+  readonly indent: string
+  readonly prefix: string
+}
+
+/** What a section records about itself; the renderer adds its range and token count. */
+export interface SectionInfo {
+  id: string
+  title: string
+  /** Defaults to the nearest enclosing component that is not a primitive. */
+  component?: string
+  sources: string[]
+}
+
+export interface SectionNode {
+  readonly kind: 'section'
+  readonly info: SectionInfo
+  readonly children: MarkdownNode
+}
+
+/** Text rendered earlier, inserted as-is together with its section map (wrappers use this). */
+export interface RenderedNode {
+  readonly kind: 'rendered'
+  readonly text: string
+  readonly sections: readonly RenderedSection[]
+}
+
+/** A section located in rendered text, before token counting. */
+export interface RenderedSection {
+  id: string
+  title: string
+  component: string
+  sources: string[]
+  start: number
+  end: number
+}
+
+export function h<P extends object>(type: Component<P>, props: P | null, ...children: MarkdownNode[]): MarkdownElement {
+  // JSX children (when given) win over a `children` prop, as in React.
+  const merged =
+    children.length === 0
+      ? Object.assign({}, props)
+      : Object.assign({}, props, { children: children.length === 1 ? children[0] : children })
+  return { kind: 'element', type, props: merged, render: () => type(merged) }
+}
+
+/** `<>…</>`: its children, joined by the enclosing block's separator. */
+export function Fragment({ children }: { children?: MarkdownNode }): MarkdownNode {
+  return children
+}
+
+// TypeScript looks up `h.JSX` for the classic factory `h`, so the types below check every component's props.
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace h {
+  namespace JSX {
+    type Element = MarkdownElement
+    type ElementType = Component<never>
+    interface ElementChildrenAttribute {
+      children: unknown
+    }
+    // Every primitive is a function component, so there are no intrinsic (lower-case) elements.
+    type IntrinsicElements = Record<never, never>
+    type IntrinsicAttributes = Record<never, never>
+  }
+}
