@@ -1,0 +1,263 @@
+import { z } from 'zod'
+import type { ChatDetail, ChatMessageView, ChatSummary, ToolCallView } from '../../shared/api'
+import type { StoreContext } from './context'
+import { StoreNotFoundError } from './errors'
+import { text, textOrNull, toRow } from './row'
+import { toToolCall } from './runs-repo'
+
+export type MessageRole = 'user' | 'assistant'
+export type MessageStatus = 'streaming' | 'done' | 'failed' | 'cancelled'
+
+export interface NewMessage {
+  chatId: string
+  role: MessageRole
+  text: string
+  status?: MessageStatus
+  runId?: string | null
+  reasoning?: string | null
+}
+
+export interface MessageUpdate {
+  text?: string
+  reasoning?: string | null
+  status?: MessageStatus
+}
+
+const roleSchema = z.enum(['user', 'assistant'])
+const statusSchema = z.enum(['streaming', 'done', 'failed', 'cancelled'])
+const DEFAULT_TITLE = 'New chat'
+const FORK_TITLE_CHARS = 60
+
+function toSummary(value: unknown): ChatSummary {
+  const row = toRow(value)
+  return {
+    id: text(row, 'id'),
+    title: text(row, 'title'),
+    channel: textOrNull(row, 'channel'),
+    parentChatId: textOrNull(row, 'parent_chat_id'),
+    updatedAt: text(row, 'updated_at')
+  }
+}
+
+function toMessage(value: unknown): ChatMessageView {
+  const row = toRow(value)
+  const reasoning = textOrNull(row, 'reasoning')
+  const runId = textOrNull(row, 'run_id')
+  return {
+    id: text(row, 'id'),
+    role: roleSchema.parse(text(row, 'role')),
+    text: text(row, 'text'),
+    ...(reasoning === null ? {} : { reasoning }),
+    ...(runId === null ? {} : { runId }),
+    createdAt: text(row, 'created_at'),
+    status: statusSchema.parse(text(row, 'status'))
+  }
+}
+
+/** `%` and `_` typed by the user are literal characters, not wildcards. */
+function likePattern(search: string): string {
+  return '%' + search.replace(/[\\%_]/g, (char) => '\\' + char) + '%'
+}
+
+export class ChatsRepo {
+  constructor(private readonly context: StoreContext) {}
+
+  create(projectId: number, options: { title?: string; channel?: string | null } = {}): ChatSummary {
+    const id = this.context.newId()
+    const now = this.context.now()
+    this.context.write(() =>
+      this.context
+        .statement(
+          `INSERT INTO chats (id, project_id, title, channel, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`
+        )
+        .run(id, projectId, options.title?.trim() || DEFAULT_TITLE, options.channel ?? null, now, now)
+    )
+    return this.summary(id)
+  }
+
+  /** Newest first; `search` matches the title or any message's text (case-insensitive for ASCII). */
+  list(projectId: number, search?: string): ChatSummary[] {
+    const query = search?.trim()
+    const rows = this.context.read(() =>
+      query
+        ? this.context
+            .statement(
+              `SELECT * FROM chats c WHERE c.project_id = @projectId
+                 AND (c.title LIKE @pattern ESCAPE '\\'
+                      OR EXISTS (SELECT 1 FROM messages m WHERE m.chat_id = c.id AND m.text LIKE @pattern ESCAPE '\\'))
+               ORDER BY c.updated_at DESC, c.rowid DESC`
+            )
+            .all({ pattern: likePattern(query), projectId })
+        : this.context
+            .statement(`SELECT * FROM chats WHERE project_id = ? ORDER BY updated_at DESC, rowid DESC`)
+            .all(projectId)
+    )
+    return rows.map(toSummary)
+  }
+
+  summary(chatId: string): ChatSummary {
+    const row = this.context.read(() => this.context.statement(`SELECT * FROM chats WHERE id = ?`).get(chatId))
+    if (row === undefined) throw new StoreNotFoundError('chat', chatId)
+    return toSummary(row)
+  }
+
+  projectOf(chatId: string): number {
+    const row = this.context.read(() =>
+      this.context.statement(`SELECT project_id FROM chats WHERE id = ?`).pluck().get(chatId)
+    )
+    if (typeof row !== 'number') throw new StoreNotFoundError('chat', chatId)
+    return row
+  }
+
+  /** The chat with its messages in order, each assistant message carrying its run's tool calls. */
+  get(chatId: string): ChatDetail {
+    return this.context.read(() => {
+      const value = this.context.statement(`SELECT * FROM chats WHERE id = ?`).get(chatId)
+      if (value === undefined) throw new StoreNotFoundError('chat', chatId)
+      const messages = this.messages(chatId)
+      const callsByRun = new Map<string, ToolCallView[]>()
+      const callRows = this.context
+        .statement(
+          `SELECT t.* FROM tool_calls t JOIN runs r ON r.id = t.run_id WHERE r.chat_id = ? ORDER BY t.id`
+        )
+        .all(chatId)
+      for (const callRow of callRows) {
+        const row = toRow(callRow)
+        const runId = text(row, 'run_id')
+        const calls = callsByRun.get(runId) ?? []
+        calls.push(toToolCall(row))
+        callsByRun.set(runId, calls)
+      }
+      const withCalls = messages.map((message) => {
+        const calls = message.role === 'assistant' && message.runId ? callsByRun.get(message.runId) : undefined
+        return calls ? { ...message, toolCalls: calls } : message
+      })
+      return { ...toSummary(value), selection: textOrNull(toRow(value), 'selection'), messages: withCalls }
+    })
+  }
+
+  messages(chatId: string): ChatMessageView[] {
+    return this.context
+      .read(() =>
+        this.context.statement(`SELECT * FROM messages WHERE chat_id = ? ORDER BY created_at, rowid`).all(chatId)
+      )
+      .map(toMessage)
+  }
+
+  /** The last `limit` messages, oldest first (history for the model, input for memory extraction). */
+  recentMessages(chatId: string, limit: number): ChatMessageView[] {
+    return this.context
+      .read(() =>
+        this.context
+          .statement(`SELECT * FROM messages WHERE chat_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`)
+          .all(chatId, limit)
+      )
+      .map(toMessage)
+      .reverse()
+  }
+
+  rename(chatId: string, title: string): ChatSummary {
+    this.context.write(() => {
+      const result = this.context
+        .statement(`UPDATE chats SET title = ?, updated_at = ? WHERE id = ?`)
+        .run(title.trim() || DEFAULT_TITLE, this.context.now(), chatId)
+      if (result.changes === 0) throw new StoreNotFoundError('chat', chatId)
+    })
+    return this.summary(chatId)
+  }
+
+  /** Deletes the chat with its messages, runs, tool calls and snapshots; forks of it keep living, unparented. */
+  delete(chatId: string): void {
+    this.context.write(() => {
+      const result = this.context.statement(`DELETE FROM chats WHERE id = ?`).run(chatId)
+      if (result.changes === 0) throw new StoreNotFoundError('chat', chatId)
+    })
+  }
+
+  /** A new chat about `selection`, a passage of `messageId` in `chatId`; the prompt quotes it as focus. */
+  fork(chatId: string, messageId: string, selection: string, title?: string): ChatSummary {
+    const id = this.context.newId()
+    this.context.write(() => {
+      const parent = this.context
+        .statement(
+          `SELECT c.project_id, c.channel FROM chats c JOIN messages m ON m.chat_id = c.id WHERE c.id = ? AND m.id = ?`
+        )
+        .get(chatId, messageId)
+      if (parent === undefined) throw new StoreNotFoundError('message in chat', `${chatId}/${messageId}`)
+      const row = toRow(parent)
+      const now = this.context.now()
+      const flat = selection.replace(/\s+/g, ' ').trim()
+      const forkTitle =
+        title?.trim() || `Fork: ${flat.length > FORK_TITLE_CHARS ? flat.slice(0, FORK_TITLE_CHARS) + '…' : flat}`
+      this.context
+        .statement(
+          `INSERT INTO chats (id, project_id, title, channel, parent_chat_id, parent_message_id, selection, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+        )
+        .run(id, row.project_id, forkTitle, textOrNull(row, 'channel'), chatId, messageId, selection, now, now)
+    })
+    return this.summary(id)
+  }
+
+  addMessage(message: NewMessage): ChatMessageView {
+    const id = this.context.newId()
+    const now = this.context.now()
+    this.context.write(() => {
+      this.context
+        .statement(
+          `INSERT INTO messages (id, chat_id, role, text, reasoning, status, run_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+        )
+        .run(
+          id,
+          message.chatId,
+          message.role,
+          message.text,
+          message.reasoning ?? null,
+          message.status ?? 'done',
+          message.runId ?? null,
+          now
+        )
+      this.context.statement(`UPDATE chats SET updated_at = ? WHERE id = ?`).run(now, message.chatId)
+    })
+    return {
+      id,
+      role: message.role,
+      text: message.text,
+      ...(message.reasoning ? { reasoning: message.reasoning } : {}),
+      ...(message.runId ? { runId: message.runId } : {}),
+      createdAt: now,
+      status: message.status ?? 'done'
+    }
+  }
+
+  /** Saves a streaming message's text so far (or its final state); fields left out keep their value. */
+  updateMessage(messageId: string, update: MessageUpdate): ChatMessageView {
+    this.context.write(() => {
+      const result = this.context
+        .statement(
+          `UPDATE messages SET text = coalesce(?, text),
+             reasoning = CASE WHEN ? THEN ? ELSE reasoning END,
+             status = coalesce(?, status)
+           WHERE id = ?`
+        )
+        .run(
+          update.text ?? null,
+          update.reasoning === undefined ? 0 : 1,
+          update.reasoning ?? null,
+          update.status ?? null,
+          messageId
+        )
+      if (result.changes === 0) throw new StoreNotFoundError('message', messageId)
+    })
+    return this.message(messageId)
+  }
+
+  message(messageId: string): ChatMessageView {
+    const row = this.context.read(() =>
+      this.context.statement(`SELECT * FROM messages WHERE id = ?`).get(messageId)
+    )
+    if (row === undefined) throw new StoreNotFoundError('message', messageId)
+    return toMessage(row)
+  }
+}

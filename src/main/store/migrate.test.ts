@@ -1,0 +1,45 @@
+import Database from 'better-sqlite3'
+import { describe, expect, it } from 'vitest'
+import { checkRegistry, migrate, readUserVersion, type Migration } from './migrate'
+import { MIGRATIONS } from './migrations'
+
+const step = (version: number, sql = `CREATE TABLE t${version} (x)`): Migration => ({
+  version,
+  name: `step-${version}`,
+  up: (db) => db.exec(sql)
+})
+
+describe('migration registry', () => {
+  it('accepts the real registry, numbered in tens', () => {
+    expect(() => checkRegistry(MIGRATIONS)).not.toThrow()
+    expect(MIGRATIONS.every((migration) => migration.version % 10 === 0)).toBe(true)
+  })
+
+  it('rejects versions that do not strictly increase', () => {
+    expect(() => checkRegistry([step(10), step(10)])).toThrow(/out of order: 10-step-10 comes after version 10/)
+    expect(() => checkRegistry([step(20), step(10)])).toThrow(/out of order/)
+  })
+})
+
+describe('migrate', () => {
+  it('applies each pending step once and records user_version', () => {
+    const db = new Database(':memory:')
+    expect(migrate(db, [step(10), step(20)])).toEqual([10, 20])
+    expect(readUserVersion(db)).toBe(20)
+    expect(migrate(db, [step(10), step(20), step(30)])).toEqual([30])
+  })
+
+  it('stops at upTo', () => {
+    const db = new Database(':memory:')
+    expect(migrate(db, [step(10), step(20)], { upTo: 10 })).toEqual([10])
+    expect(readUserVersion(db)).toBe(10)
+  })
+
+  it('rolls a failing step back entirely, version included', () => {
+    const db = new Database(':memory:')
+    const broken = step(20, `CREATE TABLE half (x); SELECT * FROM missing_table`)
+    expect(() => migrate(db, [step(10), broken])).toThrow(/no such table: missing_table/)
+    expect(readUserVersion(db)).toBe(10)
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'half'`).get()).toBeUndefined()
+  })
+})

@@ -1,0 +1,71 @@
+import { z } from 'zod'
+import type { PromptPreview } from '../../shared/prompt'
+
+// Prompt snapshots are stored as JSON and read back into the inspector; these schemas check the stored shape
+// on the way out. The assignment at the bottom fails to compile if they drift from the shared types.
+
+const memoryItem = z.object({
+  id: z.number(),
+  category: z.enum(['global_rule', 'personal_fact']),
+  content: z.string(),
+  tokens: z.number(),
+  chatId: z.string().nullable(),
+  createdAt: z.string()
+})
+
+const contentPart = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string() }) })
+])
+
+const requestMessage = z.object({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(contentPart)]),
+  cache: z.boolean().optional(),
+  toolCalls: z
+    .array(z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) }))
+    .optional(),
+  toolCallId: z.string().optional()
+})
+
+export const promptPreviewParts = {
+  messages: z.array(requestMessage),
+  sections: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      component: z.string(),
+      sources: z.array(z.string()),
+      start: z.number(),
+      end: z.number(),
+      tokens: z.number()
+    })
+  ),
+  memory: z.object({
+    included: z.array(memoryItem),
+    dropped: z.array(memoryItem.extend({ reason: z.string() }))
+  }),
+  diagnostics: z.array(z.object({ file: z.string(), problem: z.string() })),
+  overrideMode: z.enum(['default', 'replaced', 'wrapped', 'runtime']),
+  budget: z.object({
+    contextWindow: z.number(),
+    reservedOutput: z.number(),
+    used: z.number(),
+    parts: z.array(z.object({ name: z.string(), tokens: z.number() })),
+    trimmed: z.array(z.object({ part: z.string(), detail: z.string(), tokensSaved: z.number() }))
+  })
+}
+
+export const promptPreviewSchema = z.object({
+  system: z.string(),
+  user: z.string(),
+  ...promptPreviewParts,
+  budget: promptPreviewParts.budget.nullable()
+})
+
+// Compile-time check, both ways: the schema's output is a PromptPreview and a PromptPreview fits the schema.
+type Stored = z.infer<typeof promptPreviewSchema>
+export const schemaMatchesSharedType: [(value: Stored) => PromptPreview, (value: PromptPreview) => Stored] = [
+  (value) => value,
+  (value) => value
+]

@@ -1,0 +1,270 @@
+import { z } from 'zod'
+import type { RunDetail, ToolCallView } from '../../shared/api'
+import type { PromptPreview } from '../../shared/prompt'
+import type { StoreContext } from './context'
+import { StoreNotFoundError } from './errors'
+import { promptPreviewParts } from './prompt-preview-schema'
+import {
+  bit,
+  flag,
+  flagOrNull,
+  integer,
+  integerOrNull,
+  json,
+  jsonOrNull,
+  text,
+  textOrNull,
+  toJson,
+  toRow,
+  type Row
+} from './row'
+
+export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled'
+
+export interface NewRun {
+  chatId: string
+  model: string
+  endpoint: string
+  testMode: boolean
+}
+
+export interface RunOutcome {
+  status: Exclude<RunStatus, 'running'>
+  stopReason?: string | null
+  error?: string | null
+  usage?: { inputTokens: number; outputTokens: number } | null
+}
+
+export interface RunRecord {
+  id: string
+  chatId: string
+  model: string
+  endpoint: string
+  testMode: boolean
+  status: RunStatus
+  stopReason: string | null
+  error: string | null
+  usage: { inputTokens: number; outputTokens: number } | null
+  startedAt: string
+  endedAt: string | null
+}
+
+export interface QueryResultRecord {
+  runId: string
+  queryId: string
+  sql: string
+  columns: string[]
+  rows: unknown[][]
+  /** Rows that exist, which may be more than the rows kept. */
+  rowCount: number
+}
+
+/** Rows kept per query result: enough for a chart or a citation, bounded so one query cannot bloat the store. */
+export const MAX_STORED_ROWS = 1000
+
+const runStatus = z.enum(['running', 'done', 'failed', 'cancelled'])
+const toolArgs = z.record(z.string(), z.unknown())
+const columnNames = z.array(z.string())
+const tableRows = z.array(z.array(z.unknown()))
+
+function toRun(value: unknown): RunRecord {
+  const row = toRow(value)
+  const inputTokens = integerOrNull(row, 'input_tokens')
+  const outputTokens = integerOrNull(row, 'output_tokens')
+  return {
+    id: text(row, 'id'),
+    chatId: text(row, 'chat_id'),
+    model: text(row, 'model'),
+    endpoint: text(row, 'endpoint'),
+    testMode: flag(row, 'test_mode'),
+    status: runStatus.parse(text(row, 'status')),
+    stopReason: textOrNull(row, 'stop_reason'),
+    error: textOrNull(row, 'error'),
+    usage: inputTokens === null || outputTokens === null ? null : { inputTokens, outputTokens },
+    startedAt: text(row, 'started_at'),
+    endedAt: textOrNull(row, 'ended_at')
+  }
+}
+
+export function toToolCall(row: Row): ToolCallView {
+  const data = jsonOrNull(row, 'data_json', z.unknown())
+  return {
+    callId: text(row, 'call_id'),
+    name: text(row, 'name'),
+    args: json(row, 'args_json', toolArgs),
+    ok: flagOrNull(row, 'ok'),
+    output: text(row, 'output'),
+    ...(data === null ? {} : { data })
+  }
+}
+
+export class RunsRepo {
+  constructor(private readonly context: StoreContext) {}
+
+  start(run: NewRun): RunRecord {
+    const id = this.context.newId()
+    this.context.write(() =>
+      this.context
+        .statement(
+          `INSERT INTO runs (id, chat_id, model, endpoint, test_mode, status, started_at)
+           VALUES (?, ?, ?, ?, ?, 'running', ?)`
+        )
+        .run(id, run.chatId, run.model, run.endpoint, bit(run.testMode), this.context.now())
+    )
+    return this.getRecord(id)
+  }
+
+  finish(runId: string, outcome: RunOutcome): RunRecord {
+    this.context.write(() => {
+      const result = this.context
+        .statement(
+          `UPDATE runs SET status = ?, stop_reason = ?, error = ?, input_tokens = ?, output_tokens = ?, ended_at = ?
+           WHERE id = ?`
+        )
+        .run(
+          outcome.status,
+          outcome.stopReason ?? null,
+          outcome.error ?? null,
+          outcome.usage?.inputTokens ?? null,
+          outcome.usage?.outputTokens ?? null,
+          this.context.now(),
+          runId
+        )
+      if (result.changes === 0) throw new StoreNotFoundError('run', runId)
+    })
+    return this.getRecord(runId)
+  }
+
+  getRecord(runId: string): RunRecord {
+    const row = this.context.read(() => this.context.statement(`SELECT * FROM runs WHERE id = ?`).get(runId))
+    if (row === undefined) throw new StoreNotFoundError('run', runId)
+    return toRun(row)
+  }
+
+  /** The run as the inspector shows it, with the exact prompt that was sent (null before it was saved). */
+  get(runId: string): RunDetail {
+    const run = this.getRecord(runId)
+    return {
+      id: run.id,
+      chatId: run.chatId,
+      model: run.model,
+      endpoint: run.endpoint,
+      testMode: run.testMode,
+      status: run.status,
+      stopReason: run.stopReason,
+      usage: run.usage,
+      prompt: this.loadPrompt(runId)
+    }
+  }
+
+  /** Records a tool call when it starts (`ok` stays null until finishToolCall). */
+  startToolCall(runId: string, call: { callId: string; name: string; args: Record<string, unknown> }): void {
+    this.context.write(() =>
+      this.context
+        .statement(`INSERT INTO tool_calls (run_id, call_id, name, args_json, created_at) VALUES (?, ?, ?, ?, ?)`)
+        .run(runId, call.callId, call.name, toJson(call.args), this.context.now())
+    )
+  }
+
+  /** Completes the latest unfinished call with this id (ids repeat across rounds on some servers). */
+  finishToolCall(runId: string, callId: string, result: { ok: boolean; output: string; data?: unknown }): void {
+    this.context.write(() => {
+      const changed = this.context
+        .statement(
+          `UPDATE tool_calls SET ok = ?, output = ?, data_json = ?
+           WHERE id = (SELECT max(id) FROM tool_calls WHERE run_id = ? AND call_id = ? AND ok IS NULL)`
+        )
+        .run(bit(result.ok), result.output, result.data === undefined ? null : toJson(result.data), runId, callId)
+      if (changed.changes === 0) throw new StoreNotFoundError('unfinished tool call', `${runId}/${callId}`)
+    })
+  }
+
+  toolCalls(runId: string): ToolCallView[] {
+    return this.context
+      .read(() => this.context.statement(`SELECT * FROM tool_calls WHERE run_id = ? ORDER BY id`).all(runId))
+      .map((value) => toToolCall(toRow(value)))
+  }
+
+  /** Saves exactly what was sent for this run; saving again replaces it (a retried request). */
+  savePrompt(runId: string, prompt: PromptPreview): void {
+    this.context.write(() =>
+      this.context
+        .statement(
+          `INSERT OR REPLACE INTO prompt_snapshots
+             (run_id, system, user, messages_json, sections_json, budget_json, memory_json, diagnostics_json, override_mode)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+        )
+        .run(
+          runId,
+          prompt.system,
+          prompt.user,
+          toJson(prompt.messages),
+          toJson(prompt.sections),
+          prompt.budget === null ? null : toJson(prompt.budget),
+          toJson(prompt.memory),
+          toJson(prompt.diagnostics),
+          prompt.overrideMode
+        )
+    )
+  }
+
+  loadPrompt(runId: string): PromptPreview | null {
+    const value = this.context.read(() =>
+      this.context.statement(`SELECT * FROM prompt_snapshots WHERE run_id = ?`).get(runId)
+    )
+    if (value === undefined) return null
+    const row = toRow(value)
+    return {
+      system: text(row, 'system'),
+      user: text(row, 'user'),
+      messages: json(row, 'messages_json', promptPreviewParts.messages),
+      sections: json(row, 'sections_json', promptPreviewParts.sections),
+      memory: json(row, 'memory_json', promptPreviewParts.memory),
+      diagnostics: json(row, 'diagnostics_json', promptPreviewParts.diagnostics),
+      overrideMode: promptPreviewParts.overrideMode.parse(text(row, 'override_mode')),
+      budget: jsonOrNull(row, 'budget_json', promptPreviewParts.budget)
+    }
+  }
+
+  /** Keeps a query's result for charts and citations; rows beyond MAX_STORED_ROWS are not kept. */
+  saveQueryResult(result: QueryResultRecord): void {
+    this.context.write(() =>
+      this.context
+        .statement(
+          `INSERT OR REPLACE INTO query_results (run_id, query_id, sql, columns_json, rows_json, row_count, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`
+        )
+        .run(
+          result.runId,
+          result.queryId,
+          result.sql,
+          toJson(result.columns),
+          toJson(result.rows.slice(0, MAX_STORED_ROWS)),
+          result.rowCount,
+          this.context.now()
+        )
+    )
+  }
+
+  /** A query result by its id anywhere in the chat (a chart may cite a query from an earlier run). */
+  findQueryResult(chatId: string, queryId: string): QueryResultRecord | null {
+    const value = this.context.read(() =>
+      this.context
+        .statement(
+          `SELECT q.* FROM query_results q JOIN runs r ON r.id = q.run_id
+           WHERE r.chat_id = ? AND q.query_id = ? ORDER BY q.id DESC LIMIT 1`
+        )
+        .get(chatId, queryId)
+    )
+    if (value === undefined) return null
+    const row = toRow(value)
+    return {
+      runId: text(row, 'run_id'),
+      queryId: text(row, 'query_id'),
+      sql: text(row, 'sql'),
+      columns: json(row, 'columns_json', columnNames),
+      rows: json(row, 'rows_json', tableRows),
+      rowCount: integer(row, 'row_count')
+    }
+  }
+}
