@@ -58,7 +58,7 @@ function readSqliteTable(db: Database.Database, name: TableName): TableContent {
 function cappedCell(column: string): string {
   const ref = quoteIdentifier(column)
   return `CASE WHEN typeof(${ref}) IN ('text', 'blob') AND length(${ref}) > ${PREVIEW_CELL_CAP}
-    THEN substr(CAST(${ref} AS TEXT), 1, ${PREVIEW_CELL_CAP}) || '… [' || (length(${ref}) - ${PREVIEW_CELL_CAP}) || ' more characters]'
+    THEN substr(CAST(${ref} AS TEXT), 1, ${PREVIEW_CELL_CAP}) || '… [' || printf('%,d', length(${ref}) - ${PREVIEW_CELL_CAP}) || ' more characters]'
     ELSE ${ref} END`
 }
 
