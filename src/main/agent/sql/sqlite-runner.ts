@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { z } from 'zod'
+import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, toCell, type QueryRequest, type QueryResult } from './query-result'
+
+// SQLite queries run in a short-lived child process so a query that never ends can be stopped for real:
+// a native sqlite3_step does not return to JavaScript, so neither a worker's terminate() nor a timer in
+// this process can interrupt it, but SIGKILL can. better-sqlite3 exposes no authorizer, so the child relies
+// on the engine: the file is opened read-only with `query_only`, the statement must be one the engine says
+// returns rows (ATTACH, DETACH and VACUUM INTO do not), and its compiled program (EXPLAIN) must not call
+// sqlite_attach or run Vacuum.
+
+const CHILD_SOURCE = String.raw`
+const Database = require(process.env.GLASSBOX_BETTER_SQLITE3)
+function run(job) {
+  let db
+  try {
+    db = new Database(job.path, { readonly: true, fileMustExist: true })
+    db.pragma('query_only = ON')
+    db.pragma('trusted_schema = OFF')
+    const statement = db.prepare(job.sql)
+    if (!statement.reader) throw Object.assign(new Error('Only statements that return rows can run here (SELECT, WITH, PRAGMA reads); the database is opened read-only.'), { refused: true })
+    let program = []
+    try { program = db.prepare('EXPLAIN ' + job.sql).all() } catch { /* already an EXPLAIN */ }
+    for (const op of program) {
+      const p4 = String(op.p4 ?? '')
+      if (op.opcode === 'Vacuum' || p4.startsWith('sqlite_attach') || p4.startsWith('sqlite_detach')) {
+        throw Object.assign(new Error('This statement would attach, detach or write another database file; refused.'), { refused: true })
+      }
+    }
+    statement.raw(true)
+    const columns = statement.columns().map((column) => column.name)
+    const rows = []
+    let totalRows = 0
+    for (const row of statement.iterate()) {
+      if (rows.length < job.keepRows) rows.push(row.map((cell) => (typeof cell === 'bigint' ? cell.toString() : Buffer.isBuffer(cell) ? '<' + cell.length + ' bytes>' : cell)))
+      totalRows++
+    }
+    return { id: job.id, ok: true, columns, rows, totalRows }
+  } catch (error) {
+    return { id: job.id, ok: false, refused: Boolean(error && error.refused), message: String(error && error.message ? error.message : error) }
+  } finally {
+    if (db) db.close()
+  }
+}
+process.on('message', (job) => process.send(run(job)))
+process.on('disconnect', () => process.exit(0))
+`
+
+const childReplySchema = z.discriminatedUnion('ok', [
+  z.object({
+    id: z.number(),
+    ok: z.literal(true),
+    columns: z.array(z.string()),
+    rows: z.array(z.array(z.unknown())),
+    totalRows: z.number()
+  }),
+  z.object({ id: z.number(), ok: z.literal(false), refused: z.boolean(), message: z.string() })
+])
+type ChildReply = z.infer<typeof childReplySchema>
+
+const betterSqlitePath = createRequire(import.meta.url).resolve('better-sqlite3')
+
+export interface SqliteHost {
+  run: (path: string, request: QueryRequest) => Promise<QueryResult>
+  close: () => void
+}
+
+/**
+ * One child process, reused across queries (starting Node costs hundreds of milliseconds) and replaced
+ * after a query had to be killed. Queries run one at a time, in order.
+ */
+export function createSqliteHost(): SqliteHost {
+  let child: ChildProcess | null = null
+  let queue: Promise<unknown> = Promise.resolve()
+  let nextId = 0
+
+  const spawnChild = (): ChildProcess => {
+    // ELECTRON_RUN_AS_NODE makes the Electron binary behave as Node, so the same native build loads.
+    const started = spawn(process.execPath, ['-e', CHILD_SOURCE], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', GLASSBOX_BETTER_SQLITE3: betterSqlitePath }
+    })
+    started.on('exit', () => {
+      if (child === started) child = null
+    })
+    return started
+  }
+
+  const runOne = (path: string, request: QueryRequest): Promise<QueryResult> =>
+    new Promise((resolve, reject) => {
+      if (request.signal.aborted) return reject(new QueryCancelledError())
+      const worker = child ?? (child = spawnChild())
+      const id = ++nextId
+      let stderr = ''
+      let settled = false
+      const onStderr = (chunk: Buffer): void => {
+        if (stderr.length < 4_000) stderr += chunk.toString('utf8')
+      }
+      const onMessage = (message: unknown): void => {
+        const reply = childReplySchema.safeParse(message)
+        if (!reply.success) return finish(() => reject(new Error('The SQLite query process sent an unreadable reply.')))
+        if (reply.data.id === id) finish(() => settleReply(reply.data))
+      }
+      const onExit = (code: number | null): void =>
+        finish(() => reject(new Error(`The SQLite query process ended early (exit ${code}). ${stderr.trim()}`.trim())))
+      const kill = (error: Error): void =>
+        finish(() => {
+          worker.kill('SIGKILL')
+          reject(error)
+        })
+      const onAbort = (): void => kill(new QueryCancelledError())
+      const timer = setTimeout(() => kill(new QueryTimeoutError(request.timeoutMs)), request.timeoutMs)
+      const settleReply = (reply: ChildReply): void => {
+        if (reply.ok) resolve({ columns: reply.columns, rows: reply.rows.map((row) => row.map(toCell)), totalRows: reply.totalRows })
+        else reject(reply.refused ? new StatementRefusedError(reply.message) : new Error(reply.message))
+      }
+      function finish(outcome: () => void): void {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        request.signal.removeEventListener('abort', onAbort)
+        worker.off('message', onMessage)
+        worker.off('exit', onExit)
+        worker.stderr?.off('data', onStderr)
+        outcome()
+      }
+      request.signal.addEventListener('abort', onAbort, { once: true })
+      worker.stderr?.on('data', onStderr)
+      worker.on('message', onMessage)
+      worker.on('exit', onExit)
+      worker.send({ id, path, sql: request.sql, keepRows: request.keepRows })
+    })
+
+  return {
+    run: (path, request) => {
+      const result = queue.then(() => runOne(path, request))
+      queue = result.catch(() => undefined)
+      return result
+    },
+    close: () => {
+      child?.kill('SIGKILL')
+      child = null
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod'
+import type { ProjectSnapshot } from '../../project/types'
+import type { DatabasePool } from '../sql/database-pool'
+import type { QueryStore } from '../sql/query-store'
+
+// Every tool is one name and one `createTool` call: zod input schema, execute, and the text the model sees.
+// The structured result of `execute` goes to the UI as `data`; `toModelOutput` owns the caps for the model.
+
+export interface ToolLimits {
+  /** Rows of a query result shown to the model. */
+  maxRowsShown: number
+  /** Rows kept per query in the query store (for charts and citations). */
+  maxRowsStored: number
+  /** Characters of any tool output sent to the model. */
+  maxOutputChars: number
+  sqlTimeoutMs: number
+  /** Entries returned by list / search. */
+  maxEntries: number
+  /** Default and ceiling for grep matches. */
+  maxGrepResults: number
+  /** Files larger than this are not read or grepped. */
+  maxFileBytes: number
+}
+
+export const DEFAULT_TOOL_LIMITS: ToolLimits = {
+  maxRowsShown: 50,
+  maxRowsStored: 1_000,
+  maxOutputChars: 16_000,
+  sqlTimeoutMs: 30_000,
+  maxEntries: 200,
+  maxGrepResults: 100,
+  maxFileBytes: 2_000_000
+}
+
+/** An earlier answer the user referenced (pinned result, forked chat). */
+export interface AgentResultRecord {
+  resultId: string
+  title: string
+  status: string
+  content: string
+  toolCalls: Array<{ callId: string; toolName: string; status: string; error?: string }>
+}
+
+export interface ToolResultRecord {
+  resultId: string
+  callId: string
+  toolName: string
+  args: Record<string, unknown>
+  ok: boolean
+  output: string
+}
+
+export interface ToolContext {
+  project: ProjectSnapshot
+  signal: AbortSignal
+  runId: string
+  databases: DatabasePool
+  queryStore: QueryStore
+  /** Injected by the caller (e.g. from the SQLite store); null when unknown. */
+  readAgentResult: (resultId: string) => Promise<AgentResultRecord | null>
+  readToolResult: (resultId: string, callId: string) => Promise<ToolResultRecord | null>
+  limits: ToolLimits
+}
+
+export interface ToolInvocation {
+  ok: boolean
+  /** The text the model receives. */
+  output: string
+  /** Structured result for the UI. */
+  data?: unknown
+}
+
+/** A tool with its types erased, as the agent loop holds it. */
+export interface AgentTool {
+  name: string
+  description: string
+  /** JSON schema of the input, as sent to the model. */
+  parameters: Record<string, unknown>
+  /** Calling it ends the run and waits for the user (clarification). */
+  stopsRun: boolean
+  invoke: (args: unknown, ctx: ToolContext) => Promise<ToolInvocation>
+}
+
+export interface ToolDefinition<Input, Result> {
+  name: string
+  description: string
+  inputSchema: z.ZodType<Input>
+  execute: (input: Input, ctx: ToolContext) => Promise<Result>
+  toModelOutput: (result: Result, ctx: ToolContext) => string
+  stopsRun?: boolean
+}
+
+/** A failure the model can act on: its message goes back as the tool output. */
+export class ToolError extends Error {
+  override name = 'ToolError'
+}
+
+export function createTool<Input, Result>(definition: ToolDefinition<Input, Result>): AgentTool {
+  const { name, description, inputSchema } = definition
+  return {
+    name,
+    description,
+    parameters: jsonSchemaOf(inputSchema),
+    stopsRun: definition.stopsRun ?? false,
+    invoke: async (args, ctx) => {
+      const parsed = inputSchema.safeParse(args)
+      if (!parsed.success) {
+        return { ok: false, output: `Error: invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` }
+      }
+      try {
+        const result = await definition.execute(parsed.data, ctx)
+        return { ok: true, output: capText(definition.toModelOutput(result, ctx), ctx.limits.maxOutputChars), data: result }
+      } catch (error) {
+        return { ok: false, output: capText(`Error: ${messageOf(error)}`, ctx.limits.maxOutputChars) }
+      }
+    }
+  }
+}
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema)
+  return rest
+}
+
+/** Cuts text to `maxChars` with a visible marker saying how much was left out. */
+export function capText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text
+  return `${text.slice(0, maxChars)}\n… ${text.length - maxChars} more characters (output capped at ${maxChars})`
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
