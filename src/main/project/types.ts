@@ -65,6 +65,13 @@ export interface ProjectSnapshot {
   contextFolders: { databases: boolean; docs: boolean; semantics: boolean; repos: boolean; queries: boolean }
   /** Project-relative paths of tests/*.yml. */
   tests: string[]
+  /**
+   * Every project-relative file path visible to the agent (not under .git or node_modules, not matched by
+   * .naoignore; symlinks only when they lead to a file inside the project), sorted.
+   */
+  files: string[]
+  /** The patterns of .naoignore, for `isHidden(path, patterns)` from ./visibility. */
+  ignorePatterns: string[]
   diagnostics: Diagnostic[]
   /** Increments on every change the watcher applies; cheap cache key for derived data. */
   version: number

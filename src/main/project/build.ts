@@ -1,0 +1,164 @@
+import { basename } from 'node:path'
+import type { Diagnostic } from '../../shared/prompt'
+import { CONFIG_FILE, parseConfig, type ProjectConfig } from './config'
+import { readDatabaseLayout } from './databases'
+import { overrideSlotOf, parseOverride } from './overrides'
+import { ParsedFileCache, type Parsed } from './parse-cache'
+import { TEXT_LIMITS } from './read-text'
+import { parseSkill, SKILLS_FOLDER } from './skills'
+import type { ProjectTree, TreeEntry } from './tree'
+import type { ProjectFile, ProjectSnapshot, Skill } from './types'
+import { isHidden, parseIgnorePatterns } from './visibility'
+
+// Turns a tree of paths into a ProjectSnapshot, reading only the files the prompt needs (rules, config,
+// .naoignore, skills, overrides) and reusing their parsed form while they are unchanged.
+
+export const RULES_FILE = 'RULES.md'
+export const IGNORE_FILE = '.naoignore'
+const CONTEXT_FOLDERS = ['databases', 'docs', 'semantics', 'repos', 'queries'] as const
+
+/** Parsed-file caches that live as long as the open project; a one-off load uses fresh ones. */
+export interface SnapshotCaches {
+  rules: ParsedFileCache<ProjectFile | null>
+  config: ParsedFileCache<ProjectConfig>
+  ignore: ParsedFileCache<string[]>
+  skills: ParsedFileCache<Skill>
+  overrides: ParsedFileCache<ProjectFile | null>
+}
+
+export function createCaches(root: string): SnapshotCaches {
+  return {
+    rules: new ParsedFileCache(parseRules),
+    config: new ParsedFileCache((_path, text) => {
+      const config = parseConfig(root, text)
+      return { value: config, diagnostics: config.diagnostics }
+    }),
+    ignore: new ParsedFileCache((_path, text) => ({ value: parseIgnorePatterns(text), diagnostics: [] })),
+    skills: new ParsedFileCache((path, text) => {
+      const parsed = parseSkill(path, text)
+      return { value: parsed.skill, diagnostics: parsed.diagnostics }
+    }),
+    overrides: new ParsedFileCache(parseOverride)
+  }
+}
+
+export async function buildSnapshot(root: string, tree: ProjectTree, caches: SnapshotCaches, version: number): Promise<ProjectSnapshot> {
+  const diagnostics: Diagnostic[] = []
+  const loadIf = async <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): Promise<T | null> => {
+    if (!isReadableEntry(tree.get(path))) return null
+    const loaded = await cache.load(root, path, maxBytes)
+    diagnostics.push(...loaded.diagnostics)
+    return loaded.value
+  }
+  const skillPaths = pathsIn(tree, SKILLS_FOLDER, /\.md$/i)
+  const overridePaths = [...tree.keys()].filter((path) => overrideSlotOf(path) !== null && isReadableEntry(tree.get(path)))
+  const [ignorePatterns, rules, config, skills, overrides] = await Promise.all([
+    loadIf(caches.ignore, IGNORE_FILE, TEXT_LIMITS.naoignore),
+    loadIf(caches.rules, RULES_FILE, TEXT_LIMITS.rules),
+    loadIf(caches.config, CONFIG_FILE, TEXT_LIMITS.config),
+    Promise.all(skillPaths.map((path) => loadIf(caches.skills, path, TEXT_LIMITS.skill))),
+    Promise.all(overridePaths.map(async (path) => ({ path, file: await loadIf(caches.overrides, path, TEXT_LIMITS.override) })))
+  ])
+  caches.skills.retain(new Set(skillPaths))
+  caches.overrides.retain(new Set(overridePaths))
+
+  const layout = readDatabaseLayout(tree)
+  diagnostics.push(...layout.diagnostics)
+  const patterns = ignorePatterns ?? []
+  const snapshot: ProjectSnapshot = {
+    root,
+    name: config?.projectName ?? basename(root),
+    rules,
+    connections: layout.connections,
+    databases: config?.databases ?? [],
+    tables: layout.tables,
+    skills: skills.filter((skill) => skill !== null),
+    systemOverride: null,
+    channelOverrides: {},
+    userPromptOverride: null,
+    contextFolders: contextFoldersOf(tree),
+    tests: pathsIn(tree, 'tests', /\.ya?ml$/i),
+    files: visibleFiles(tree, patterns),
+    ignorePatterns: patterns,
+    diagnostics: [],
+    version
+  }
+  for (const { path, file } of overrides) {
+    const slot = overrideSlotOf(path)
+    if (!file || !slot) continue
+    if (slot.kind === 'system') snapshot.systemOverride = file
+    else if (slot.kind === 'user-prompt') snapshot.userPromptOverride = file
+    else snapshot.channelOverrides[slot.channel] = file
+  }
+  snapshot.diagnostics = sortDiagnostics(diagnostics)
+  return snapshot
+}
+
+/** A snapshot of a project with nothing in it, e.g. before the first load finishes. */
+export function emptySnapshot(root: string): ProjectSnapshot {
+  return {
+    root,
+    name: basename(root),
+    rules: null,
+    connections: [],
+    databases: [],
+    tables: [],
+    skills: [],
+    systemOverride: null,
+    channelOverrides: {},
+    userPromptOverride: null,
+    contextFolders: { databases: false, docs: false, semantics: false, repos: false, queries: false },
+    tests: [],
+    files: [],
+    ignorePatterns: [],
+    diagnostics: [],
+    version: 0
+  }
+}
+
+function parseRules(relPath: string, text: string): Parsed<ProjectFile | null> {
+  return { value: text.trim() === '' ? null : { source: relPath, text }, diagnostics: [] }
+}
+
+/** Files directly in `folder` whose name matches, sorted. Symlinks count; the guard vets them on read. */
+function pathsIn(tree: ProjectTree, folder: string, name: RegExp): string[] {
+  const prefix = folder + '/'
+  const paths: string[] = []
+  for (const [path, entry] of tree) {
+    if (!path.startsWith(prefix) || path.indexOf('/', prefix.length) !== -1) continue
+    if (entry.kind !== 'dir' && name.test(path)) paths.push(path)
+  }
+  return paths.sort()
+}
+
+function isReadableEntry(entry: TreeEntry | undefined): boolean {
+  return entry !== undefined && entry.kind !== 'dir' && !(entry.kind === 'symlink' && entry.resolves === 'dir')
+}
+
+function visibleFiles(tree: ProjectTree, patterns: readonly string[]): string[] {
+  const files: string[] = []
+  for (const [path, entry] of tree) {
+    const isFile = entry.kind === 'file' || (entry.kind === 'symlink' && entry.resolves === 'file')
+    if (isFile && !isHidden(path, patterns)) files.push(path)
+  }
+  return files.sort()
+}
+
+function contextFoldersOf(tree: ProjectTree): ProjectSnapshot['contextFolders'] {
+  const exists = (name: (typeof CONTEXT_FOLDERS)[number]): boolean => tree.get(name)?.kind === 'dir'
+  return {
+    databases: exists('databases'),
+    docs: exists('docs'),
+    semantics: exists('semantics'),
+    repos: exists('repos'),
+    queries: exists('queries')
+  }
+}
+
+function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort((a, b) => (a.file === b.file ? compare(a.problem, b.problem) : compare(a.file, b.file)))
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

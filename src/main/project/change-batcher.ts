@@ -1,0 +1,77 @@
+// Collects file-change notices into batches: a batch is applied once changes have been quiet for
+// `debounceMs`, or after `maxWaitMs` of unbroken changes, and never while the previous batch is running.
+// A burst of thousands of changes (a `git checkout`) therefore costs one rebuild, not thousands.
+
+export interface ChangeBatch {
+  /** Project-relative paths that changed (empty when `full`). */
+  paths: Set<string>
+  /** Too many changes, or an unknown one (watcher error, folder back): rescan everything. */
+  full: boolean
+}
+
+export interface BatcherOptions {
+  debounceMs: number
+  maxWaitMs: number
+  /** Past this many paths a batch becomes a full rescan, which is cheaper than patching path by path. */
+  maxPaths: number
+}
+
+export class ChangeBatcher {
+  private pending: ChangeBatch = { paths: new Set(), full: false }
+  private firstPendingAt: number | null = null
+  private timer: NodeJS.Timeout | null = null
+  private running: Promise<void> | null = null
+  private closed = false
+
+  constructor(
+    private readonly apply: (batch: ChangeBatch) => Promise<void>,
+    private readonly options: BatcherOptions
+  ) {}
+
+  add(relPath: string): void {
+    if (!this.pending.full) {
+      this.pending.paths.add(relPath)
+      if (this.pending.paths.size > this.options.maxPaths) this.pending = { paths: new Set(), full: true }
+    }
+    this.schedule()
+  }
+
+  requestFull(): void {
+    this.pending = { paths: new Set(), full: true }
+    this.schedule()
+  }
+
+  /** Stops scheduling and waits for a batch already running. Pending changes are dropped. */
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    await this.running
+  }
+
+  private hasPending(): boolean {
+    return this.pending.full || this.pending.paths.size > 0
+  }
+
+  private schedule(): void {
+    if (this.closed) return
+    const now = Date.now()
+    this.firstPendingAt ??= now
+    const waitLeft = this.options.maxWaitMs - (now - this.firstPendingAt)
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.flush(), Math.max(0, Math.min(this.options.debounceMs, waitLeft)))
+  }
+
+  private flush(): void {
+    this.timer = null
+    // A batch still running picks up what arrived meanwhile when it ends (see the `finally` below).
+    if (this.running || this.closed || !this.hasPending()) return
+    const batch = this.pending
+    this.pending = { paths: new Set(), full: false }
+    this.firstPendingAt = null
+    this.running = this.apply(batch).finally(() => {
+      this.running = null
+      if (this.hasPending()) this.schedule()
+    })
+  }
+}

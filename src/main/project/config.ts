@@ -1,0 +1,106 @@
+import { parse } from 'yaml'
+import { z } from 'zod'
+import type { Diagnostic } from '../../shared/prompt'
+import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
+import type { DatabaseConfig } from './types'
+
+// nao_config.yaml. nao renders it as a Jinja template before parsing (`api_key: {{ env('KEY') }}`), which is
+// not valid YAML as written; we never evaluate templates, we blank them out and read what we need.
+
+export const CONFIG_FILE = 'nao_config.yaml'
+
+/** Stands in for a `{{ … }}` expression: a plain scalar, valid both bare and inside quotes. */
+const TEMPLATE_PLACEHOLDER = '__template__'
+
+export interface ProjectConfig {
+  projectName: string | null
+  databases: DatabaseConfig[]
+  diagnostics: Diagnostic[]
+}
+
+const stringList = z
+  .array(z.unknown())
+  .catch([])
+  .transform((items) => items.filter((item) => typeof item === 'string' || typeof item === 'number').map(String))
+
+const scalar = z.union([z.string().min(1), z.number()]).transform(String)
+
+const databaseEntry = z.object({
+  name: scalar,
+  type: scalar,
+  path: z.string().nullish().catch(null),
+  accessors: stringList.optional(),
+  include: stringList.optional(),
+  exclude: stringList.optional()
+})
+
+/** Replaces Jinja expressions, statements and comments so the rest parses as YAML. */
+export function blankTemplates(text: string): string {
+  return text
+    .replace(/\{\{[\s\S]*?\}\}/g, TEMPLATE_PLACEHOLDER)
+    .replace(/\{%[\s\S]*?%\}/g, '')
+    .replace(/\{#[\s\S]*?#\}/g, '')
+}
+
+/** Parses the config text; the database paths are resolved inside `root` through the safe-path guard. */
+export function parseConfig(root: string, text: string): ProjectConfig {
+  const diagnostics: Diagnostic[] = []
+  const problem = (message: string): void => void diagnostics.push({ file: CONFIG_FILE, problem: message })
+  let document: unknown
+  try {
+    document = parse(blankTemplates(text))
+  } catch (error) {
+    problem(`is not valid YAML (${firstLine(error)}); its settings are ignored`)
+    return { projectName: null, databases: [], diagnostics }
+  }
+  if (document === null || document === undefined) return { projectName: null, databases: [], diagnostics }
+  if (!isRecord(document)) {
+    problem('is not a YAML mapping (key: value); its settings are ignored')
+    return { projectName: null, databases: [], diagnostics }
+  }
+  const name = document.project_name
+  const projectName = typeof name === 'string' && name.trim() !== '' ? name.trim() : null
+  const entries = document.databases ?? []
+  if (!Array.isArray(entries)) {
+    problem('`databases:` is not a list; no database files are known')
+    return { projectName, databases: [], diagnostics }
+  }
+  const databases: DatabaseConfig[] = []
+  entries.forEach((entry, index) => {
+    const parsed = databaseEntry.safeParse(entry)
+    if (!parsed.success) {
+      problem(`databases[${index}] needs at least \`name\` and \`type\`; skipped`)
+      return
+    }
+    const { name: dbName, type, path, accessors = [], include = [], exclude = [] } = parsed.data
+    databases.push({
+      name: dbName,
+      type,
+      path: path ? resolveDatabasePath(root, path, `databases[${index}] (${dbName})`, problem) : null,
+      accessors,
+      include,
+      exclude
+    })
+  })
+  return { projectName, databases, diagnostics }
+}
+
+function resolveDatabasePath(root: string, path: string, where: string, problem: (message: string) => void): string | null {
+  try {
+    return resolveInside(root, path)
+  } catch (error) {
+    if (error instanceof PathOutsideProjectError) problem(`${where}: path refused. ${error.message}`)
+    else if (error instanceof ProjectPathMissingError) problem(`${where}: ${error.message} SQL cannot run on it until it exists`)
+    else throw error
+    return null
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.split('\n')[0]
+}

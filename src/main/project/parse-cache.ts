@@ -1,0 +1,65 @@
+import { stat } from 'node:fs/promises'
+import type { Diagnostic } from '../../shared/prompt'
+import { describeCut, readProjectText } from './read-text'
+import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
+
+// Parsed project files, reused while a file's real path, mtime and size stay the same, so a rebuild after a
+// one-file change reads one file. The watcher also drops entries for the paths it saw change, which covers
+// a rewrite that keeps the size within the same millisecond.
+
+export interface Parsed<T> {
+  value: T
+  diagnostics: Diagnostic[]
+}
+
+export interface Loaded<T> {
+  /** null when the file was refused (outside the project, binary, not UTF-8, unreadable). */
+  value: T | null
+  diagnostics: Diagnostic[]
+}
+
+export class ParsedFileCache<T> {
+  private readonly entries = new Map<string, { key: string; loaded: Loaded<T> }>()
+
+  constructor(private readonly parse: (relPath: string, text: string) => Parsed<T>) {}
+
+  /** Reads and parses `relPath` (at most `maxBytes`), or returns the cached result if the file is unchanged. */
+  async load(root: string, relPath: string, maxBytes: number): Promise<Loaded<T>> {
+    const key = await fileKey(root, relPath)
+    if (typeof key !== 'string') return { value: null, diagnostics: [{ file: relPath, problem: key.problem }] }
+    const cached = this.entries.get(relPath)
+    if (cached && cached.key === key) return cached.loaded
+    const loaded = await this.read(root, relPath, maxBytes)
+    this.entries.set(relPath, { key, loaded })
+    return loaded
+  }
+
+  /** Forgets the given paths (changed on disk) so the next load reads them again. */
+  invalidate(relPaths: Iterable<string>): void {
+    for (const path of relPaths) this.entries.delete(path)
+  }
+
+  /** Keeps only entries whose path is still wanted, so deleted files do not pile up. */
+  retain(relPaths: ReadonlySet<string>): void {
+    for (const path of this.entries.keys()) if (!relPaths.has(path)) this.entries.delete(path)
+  }
+
+  private async read(root: string, relPath: string, maxBytes: number): Promise<Loaded<T>> {
+    const read = await readProjectText(root, relPath, maxBytes)
+    if (!read.ok) return { value: null, diagnostics: [{ file: relPath, problem: read.problem }] }
+    const parsed = this.parse(relPath, read.text)
+    const cut: Diagnostic[] = read.cut ? [{ file: relPath, problem: describeCut(read.size, maxBytes) }] : []
+    return { value: parsed.value, diagnostics: [...cut, ...parsed.diagnostics] }
+  }
+}
+
+async function fileKey(root: string, relPath: string): Promise<string | { problem: string }> {
+  try {
+    const real = resolveInside(root, relPath)
+    const info = await stat(real)
+    return `${real}\u0000${info.mtimeMs}\u0000${info.size}`
+  } catch (error) {
+    if (error instanceof PathOutsideProjectError || error instanceof ProjectPathMissingError) return { problem: error.message }
+    return { problem: `could not be read (${error instanceof Error ? error.message : String(error)}); skipped` }
+  }
+}

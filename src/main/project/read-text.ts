@@ -1,0 +1,88 @@
+import { open } from 'node:fs/promises'
+import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
+
+// Reads one project text file through the safe-path guard, refusing what would hurt the prompt: binary
+// content, text that is not UTF-8, and (by cutting, not refusing) files over a size cap.
+
+/** Caps, in bytes of file content, for each kind of file the project model reads. */
+export const TEXT_LIMITS = {
+  rules: 1024 * 1024,
+  config: 1024 * 1024,
+  override: 1024 * 1024,
+  skill: 256 * 1024,
+  naoignore: 64 * 1024
+} as const
+
+export interface TextRead {
+  ok: true
+  /** Real absolute path that was read. */
+  real: string
+  text: string
+  /** Size of the whole file in bytes. */
+  size: number
+  mtimeMs: number
+  /** True when only the first `maxBytes` were read. */
+  cut: boolean
+}
+
+export interface TextRefused {
+  ok: false
+  problem: string
+}
+
+/** Reads `relPath` (project-relative) as UTF-8 text, at most `maxBytes` of it. Never throws for bad input. */
+export async function readProjectText(root: string, relPath: string, maxBytes: number): Promise<TextRead | TextRefused> {
+  let real: string
+  try {
+    real = resolveInside(root, relPath)
+  } catch (error) {
+    if (error instanceof PathOutsideProjectError || error instanceof ProjectPathMissingError) {
+      return { ok: false, problem: error.message }
+    }
+    throw error
+  }
+  try {
+    const handle = await open(real, 'r')
+    try {
+      const stat = await handle.stat()
+      if (!stat.isFile()) return { ok: false, problem: 'not a regular file; skipped' }
+      const length = Math.min(stat.size, maxBytes)
+      const buffer = Buffer.alloc(length)
+      const { bytesRead } = await handle.read(buffer, 0, length, 0)
+      const decoded = decodeUtf8(buffer.subarray(0, bytesRead), bytesRead < stat.size)
+      if (!decoded.ok) return decoded
+      return { ok: true, real, text: decoded.text, size: stat.size, mtimeMs: stat.mtimeMs, cut: bytesRead < stat.size }
+    } finally {
+      await handle.close()
+    }
+  } catch (error) {
+    return { ok: false, problem: `could not be read (${describeError(error)}); skipped` }
+  }
+}
+
+/** Decodes UTF-8 strictly; a cut file may end inside a character, which is dropped rather than refused. */
+export function decodeUtf8(bytes: Uint8Array, cut: boolean): { ok: true; text: string } | TextRefused {
+  if (bytes.includes(0)) return { ok: false, problem: 'looks binary (contains NUL bytes); skipped' }
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: cut })
+    return { ok: true, text }
+  } catch {
+    return { ok: false, problem: 'is not valid UTF-8 text; skipped (save it as UTF-8)' }
+  }
+}
+
+/** The words a diagnostic uses for a file cut at its cap. */
+export function describeCut(size: number, maxBytes: number): string {
+  return `is ${formatBytes(size)}; only the first ${formatBytes(maxBytes)} was read (size limit)`
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`
+  return `${bytes} bytes`
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code
+  return error instanceof Error ? error.message : String(error)
+}

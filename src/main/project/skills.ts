@@ -1,0 +1,76 @@
+import matter from 'gray-matter'
+import { parse } from 'yaml'
+import type { Diagnostic } from '../../shared/prompt'
+import type { Skill } from './types'
+
+// A skill is `agent/skills/<stem>.md` with optional YAML frontmatter (name, description). Bad frontmatter
+// costs the skill its metadata, not its body.
+
+export const SKILLS_FOLDER = 'agent/skills'
+
+/** Frontmatter engines: YAML and JSON only. gray-matter would otherwise `eval` a `---js` block. */
+const SAFE_ENGINES = {
+  yaml: { parse: parseYamlMapping },
+  json: { parse: (text: string): object => toMapping(JSON.parse(text)) },
+  javascript: { parse: refuseEngine('JavaScript') },
+  coffee: { parse: refuseEngine('CoffeeScript') }
+}
+
+export interface ParsedSkill {
+  skill: Skill
+  diagnostics: Diagnostic[]
+}
+
+/** Parses a skill file's text; `location` is its project-relative path. */
+export function parseSkill(location: string, text: string): ParsedSkill {
+  const stem = stemOf(location)
+  try {
+    const file = matter(text, { engines: SAFE_ENGINES })
+    const diagnostics: Diagnostic[] = []
+    const name = readField(file.data, 'name', location, diagnostics) ?? stem
+    const description = readField(file.data, 'description', location, diagnostics) ?? ''
+    return { skill: { name: name.trim() || stem, description: description.trim(), location, body: file.content }, diagnostics }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
+    return {
+      skill: { name: stem, description: '', location, body: bodyAfterFrontmatter(text) },
+      diagnostics: [{ file: location, problem: `has malformed frontmatter (${reason}); loaded with name "${stem}" and no description` }]
+    }
+  }
+}
+
+/** The text after a closing `---` line, or all of it when there is none. */
+export function bodyAfterFrontmatter(text: string): string {
+  if (!text.startsWith('---')) return text
+  const close = /\r?\n---[^\S\r\n]*(\r?\n|$)/.exec(text.slice(3))
+  return close ? text.slice(3 + close.index + close[0].length) : text
+}
+
+function readField(data: Record<string, unknown>, key: string, location: string, diagnostics: Diagnostic[]): string | null {
+  const value = data[key]
+  if (value === undefined || value === null) return null
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value)
+  diagnostics.push({ file: location, problem: `frontmatter \`${key}\` is not text; the default is used` })
+  return null
+}
+
+function stemOf(location: string): string {
+  const base = location.slice(location.lastIndexOf('/') + 1)
+  return base.replace(/\.md$/i, '')
+}
+
+function parseYamlMapping(text: string): object {
+  return toMapping(parse(text))
+}
+
+function toMapping(value: unknown): object {
+  if (value === null || value === undefined) return {}
+  if (typeof value !== 'object' || Array.isArray(value)) throw new Error('frontmatter is not a key: value mapping')
+  return value
+}
+
+function refuseEngine(language: string): (text: string) => object {
+  return () => {
+    throw new Error(`${language} frontmatter is not allowed`)
+  }
+}

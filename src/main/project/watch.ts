@@ -1,0 +1,188 @@
+import { watch, type FSWatcher } from 'chokidar'
+import { realpath, stat } from 'node:fs/promises'
+import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
+import { ChangeBatcher, type ChangeBatch } from './change-batcher'
+import { toProjectPath } from './safe-path'
+import { refreshPaths, walkProject, type ProjectTree } from './tree'
+import type { ProjectSnapshot } from './types'
+import { ALWAYS_HIDDEN_FOLDERS } from './visibility'
+
+// Keeps a ProjectSnapshot current while the project is open: chokidar reports changes, the batcher groups
+// them, and each batch patches the tree and rebuilds the snapshot from cached parsed files. The folder
+// vanishing (deleted, renamed) keeps the last good snapshot with a diagnostic until it comes back.
+
+export interface ProjectModel {
+  snapshot(): ProjectSnapshot
+  /** Called after every applied change with the new snapshot. Returns an unsubscribe function. */
+  onChange(listener: (snapshot: ProjectSnapshot) => void): () => void
+  close(): Promise<void>
+}
+
+export interface OpenProjectOptions {
+  /** Quiet time before a batch of changes is applied (default 200 ms). */
+  debounceMs?: number
+  /** Longest a stream of changes can hold a rebuild back (default 2 s). */
+  maxWaitMs?: number
+  /** How often to check that the project folder is still there (default 1 s). */
+  livenessMs?: number
+}
+
+export const FOLDER_GONE_PROBLEM =
+  'project folder is gone (deleted, moved or renamed); showing its last known state until it is back at this path'
+
+/** Opens a project and watches it. Rejects only when the folder cannot be opened at all. */
+export async function openProject(root: string, options: OpenProjectOptions = {}): Promise<ProjectModel> {
+  const rootReal = await realpath(root)
+  const identity = await identityOf(rootReal)
+  if (identity === null) throw new Error(`Cannot open project "${root}": it is not a folder.`)
+  const model = new WatchedProject(rootReal, identity, options)
+  await model.start()
+  return model
+}
+
+class WatchedProject implements ProjectModel {
+  private current: ProjectSnapshot
+  private tree: ProjectTree = new Map()
+  private caches: SnapshotCaches
+  private watcher: FSWatcher | null = null
+  private gone = false
+  private markStarted: () => void = () => {}
+  /** Batches wait for the first full load: events can arrive while it runs. */
+  private readonly started = new Promise<void>((resolve) => (this.markStarted = resolve))
+  private readonly listeners = new Set<(snapshot: ProjectSnapshot) => void>()
+  private readonly batcher: ChangeBatcher
+  private livenessTimer: NodeJS.Timeout | null = null
+  private closed = false
+
+  constructor(
+    private readonly root: string,
+    private rootIdentity: string,
+    private readonly options: OpenProjectOptions
+  ) {
+    this.current = emptySnapshot(root)
+    this.caches = createCaches(root)
+    this.batcher = new ChangeBatcher((batch) => this.applySafely(batch), {
+      debounceMs: options.debounceMs ?? 200,
+      maxWaitMs: options.maxWaitMs ?? 2000,
+      maxPaths: 500
+    })
+  }
+
+  async start(): Promise<void> {
+    await this.startWatcher()
+    // Walked after the watcher is up, so a change made meanwhile is either in the walk or in a batch.
+    this.tree = await walkProject(this.root)
+    this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
+    this.markStarted()
+    this.livenessTimer = setInterval(() => void this.checkLiveness(), this.options.livenessMs ?? 1000)
+    this.livenessTimer.unref()
+  }
+
+  snapshot(): ProjectSnapshot {
+    return this.current
+  }
+
+  onChange(listener: (snapshot: ProjectSnapshot) => void): () => void {
+    this.listeners.add(listener)
+    return () => void this.listeners.delete(listener)
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.livenessTimer) clearInterval(this.livenessTimer)
+    await this.batcher.close()
+    await this.stopWatcher()
+    this.listeners.clear()
+  }
+
+  private async startWatcher(): Promise<void> {
+    const watcher = watch(this.root, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      // Batching already absorbs an editor's delete-then-write save; no need for chokidar's 100 ms hold.
+      atomic: false,
+      ignored: (path) => isAlwaysHidden(toProjectPath(this.root, path))
+    })
+    watcher.on('all', (_event, path) => this.batcher.add(toProjectPath(this.root, path)))
+    watcher.on('error', () => this.batcher.requestFull())
+    this.watcher = watcher
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
+  }
+
+  private async stopWatcher(): Promise<void> {
+    const watcher = this.watcher
+    this.watcher = null
+    await watcher?.close()
+  }
+
+  private async checkLiveness(): Promise<void> {
+    if (this.closed) return
+    const identity = await identityOf(this.root)
+    if (this.gone || identity !== this.rootIdentity) this.batcher.requestFull()
+  }
+
+  private async applySafely(batch: ChangeBatch): Promise<void> {
+    try {
+      await this.apply(batch)
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      this.publish({ ...this.current, diagnostics: [...this.current.diagnostics, { file: '.', problem: `could not refresh the project (${reason})` }] })
+    }
+  }
+
+  private async apply(batch: ChangeBatch): Promise<void> {
+    await this.started
+    if (this.closed) return
+    const identity = await identityOf(this.root)
+    if (identity === null) return this.markGone()
+    if (this.gone || identity !== this.rootIdentity) {
+      // Back, or replaced by another folder at the same path: the old watcher and caches describe nothing.
+      await this.stopWatcher()
+      this.rootIdentity = identity
+      this.gone = false
+      this.caches = createCaches(this.root)
+      await this.startWatcher()
+      this.tree = await walkProject(this.root)
+    } else if (batch.full) {
+      this.tree = await walkProject(this.root)
+    } else {
+      await refreshPaths(this.root, this.tree, batch.paths)
+      for (const cache of Object.values(this.caches)) cache.invalidate(batch.paths)
+    }
+    if (this.closed) return
+    this.publish(await buildSnapshot(this.root, this.tree, this.caches, this.current.version + 1))
+  }
+
+  private async markGone(): Promise<void> {
+    if (this.gone) return
+    this.gone = true
+    await this.stopWatcher() // its handles follow the old folder wherever it went
+    const diagnostics = [...this.current.diagnostics, { file: '.', problem: FOLDER_GONE_PROBLEM }]
+    this.publish({ ...this.current, diagnostics })
+  }
+
+  private publish(snapshot: ProjectSnapshot): void {
+    this.current = { ...snapshot, version: this.current.version + 1 }
+    for (const listener of this.listeners) {
+      try {
+        listener(this.current)
+      } catch (error) {
+        console.error('[project] a change listener failed:', error)
+      }
+    }
+  }
+}
+
+/** Device and inode of the folder, or null when nothing (or not a folder) is at the path. */
+async function identityOf(path: string): Promise<string | null> {
+  try {
+    const info = await stat(path)
+    return info.isDirectory() ? `${info.dev}:${info.ino}` : null
+  } catch {
+    return null
+  }
+}
+
+function isAlwaysHidden(relPath: string): boolean {
+  return relPath.split('/').some((segment) => ALWAYS_HIDDEN_FOLDERS.includes(segment))
+}
