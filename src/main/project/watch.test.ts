@@ -1,0 +1,130 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { copyNaoExample } from '../../../test/support/fixtures'
+import type { ProjectSnapshot } from './types'
+import { FOLDER_GONE_PROBLEM, openProject, type ProjectModel } from './watch'
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function openCopy(options: Parameters<typeof openProject>[1] = {}): Promise<{ dir: string; model: ProjectModel }> {
+  const copy = copyNaoExample()
+  cleanups.push(copy.cleanup)
+  const model = await openProject(copy.dir, options)
+  cleanups.push(() => model.close())
+  return { dir: copy.dir, model }
+}
+
+/** Polls every 10 ms until `check` passes or `timeoutMs` runs out; returns the elapsed time. */
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<number> {
+  const start = performance.now()
+  while (!check()) {
+    if (performance.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return performance.now() - start
+}
+
+describe('openProject', () => {
+  it('starts with the loaded snapshot at version 0', async () => {
+    const { model } = await openCopy()
+    expect(model.snapshot().version).toBe(0)
+    expect(model.snapshot().connections).toEqual([{ type: 'duckdb', database: 'jaffle_shop' }])
+  })
+
+  it('reflects a RULES.md change within 300 ms, debounce included', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 200 })
+    writeFileSync(join(dir, 'RULES.md'), 'Answer in French.')
+    const elapsed = await waitFor(() => model.snapshot().rules?.text === 'Answer in French.', 300)
+    expect(elapsed).toBeLessThan(300)
+    expect(model.snapshot().version).toBe(1)
+  })
+
+  it('picks up a new skill, a new table and a deleted file', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 50 })
+    const seen: ProjectSnapshot[] = []
+    model.onChange((snapshot) => seen.push(snapshot))
+    mkdirSync(join(dir, 'agent', 'skills'), { recursive: true })
+    writeFileSync(join(dir, 'agent', 'skills', 'churn.md'), '---\ndescription: churn\n---\nbody')
+    const table = join(dir, 'databases', 'type=duckdb', 'database=jaffle_shop', 'schema=main', 'table=refunds')
+    mkdirSync(table)
+    writeFileSync(join(table, 'columns.md'), '# refunds')
+    rmSync(join(dir, 'tests', 'total_revenue.yml'))
+    await waitFor(() => {
+      const snapshot = model.snapshot()
+      return snapshot.skills.length === 1 && snapshot.tables.length === 9 && snapshot.tests.length === 0
+    }, 2000)
+    expect(model.snapshot().skills[0]).toMatchObject({ name: 'churn', description: 'churn' })
+    expect(model.snapshot().tables.find((ref) => ref.table === 'refunds')?.files).toEqual(['columns.md'])
+    expect(seen.at(-1)).toBe(model.snapshot())
+  })
+
+  it('applies a burst of 2,000 file writes in one or very few rebuilds', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 200 })
+    let rebuilds = 0
+    model.onChange(() => rebuilds++)
+    const docs = join(dir, 'docs', 'burst')
+    mkdirSync(docs)
+    for (let i = 0; i < 2000; i++) writeFileSync(join(docs, `note-${i}.md`), `note ${i}`)
+    await waitFor(() => model.snapshot().files.filter((file) => file.startsWith('docs/burst/')).length === 2000, 5000)
+    expect(rebuilds).toBeLessThanOrEqual(3)
+  })
+
+  it('keeps the last good state when the folder is deleted, and recovers when it is back', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 50, livenessMs: 100 })
+    const before = model.snapshot()
+    rmSync(dir, { recursive: true, force: true })
+    await waitFor(() => model.snapshot().diagnostics.some((diagnostic) => diagnostic.problem === FOLDER_GONE_PROBLEM), 3000)
+    expect(model.snapshot().tables).toEqual(before.tables)
+    expect(model.snapshot().rules).toEqual(before.rules)
+
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'RULES.md'), 'A new beginning.')
+    await waitFor(() => model.snapshot().rules?.text === 'A new beginning.', 3000)
+    expect(model.snapshot().diagnostics).toEqual([])
+    expect(model.snapshot().tables).toEqual([])
+  })
+
+  it('keeps the last good state when the folder is renamed, and recovers when renamed back', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 50, livenessMs: 100 })
+    const moved = dir + '-moved'
+    renameSync(dir, moved)
+    await waitFor(() => model.snapshot().diagnostics.some((diagnostic) => diagnostic.problem === FOLDER_GONE_PROBLEM), 3000)
+    expect(model.snapshot().tables).toHaveLength(8)
+    writeFileSync(join(moved, 'RULES.md'), 'Changed while away.')
+
+    renameSync(moved, dir)
+    await waitFor(() => model.snapshot().rules?.text === 'Changed while away.', 3000)
+    expect(model.snapshot().diagnostics).toEqual([])
+    writeFileSync(join(dir, 'RULES.md'), 'Watched again.')
+    await waitFor(() => model.snapshot().rules?.text === 'Watched again.', 1000)
+  })
+
+  it('ignores changes under node_modules and .git', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 20 })
+    mkdirSync(join(dir, 'node_modules', 'pkg'), { recursive: true })
+    mkdirSync(join(dir, '.git'))
+    writeFileSync(join(dir, 'node_modules', 'pkg', 'index.js'), '')
+    writeFileSync(join(dir, '.git', 'HEAD'), '')
+    writeFileSync(join(dir, 'docs', 'marker.md'), 'after the ignored writes')
+    await waitFor(() => model.snapshot().files.includes('docs/marker.md'), 2000)
+    expect(model.snapshot().files.some((file) => file.startsWith('node_modules') || file.startsWith('.git'))).toBe(false)
+  })
+
+  it('stops notifying after close and after unsubscribe', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 20 })
+    let calls = 0
+    const unsubscribe = model.onChange(() => calls++)
+    unsubscribe()
+    writeFileSync(join(dir, 'RULES.md'), 'x')
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    expect(calls).toBe(0)
+    await model.close()
+    writeFileSync(join(dir, 'RULES.md'), 'y')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(model.snapshot().rules?.text).not.toBe('y')
+  })
+})
