@@ -1,0 +1,64 @@
+import type { DuckDBInstance } from '@duckdb/node-api'
+import { engineOf } from '../agent/sql/database-pool'
+import { openLockedDuckDb, runDuckDbQuery } from '../agent/sql/duckdb-runner'
+import { createSqliteHost, type SqliteHost } from '../agent/sql/sqlite-runner'
+import { readDatabaseConfigs } from '../data/database-config'
+
+// Runs an evaluation's expected SQL on the project's database, through the same locked-down, read-only
+// engines as the agent's execute_sql (so an expected query can no more write than the model's can).
+
+export interface SqlTable {
+  columns: string[]
+  rows: unknown[][]
+}
+
+export interface SqlRunner {
+  run: (sql: string) => Promise<SqlTable>
+  close: () => void
+}
+
+const MAX_ROWS = 100_000
+const TIMEOUT_MS = 60_000
+
+/** Keeps the database open across queries; `close` when done. */
+export function createSqlRunner(dbPath: string): SqlRunner {
+  const engine = engineOf(dbPath)
+  if (!engine) throw new Error(`${dbPath} is neither a DuckDB nor a SQLite database file`)
+  let duck: Promise<DuckDBInstance> | null = null
+  let sqlite: SqliteHost | null = null
+  return {
+    async run(sql) {
+      const request = { sql, keepRows: MAX_ROWS, timeoutMs: TIMEOUT_MS, signal: new AbortController().signal }
+      const result =
+        engine === 'sqlite'
+          ? await (sqlite ??= createSqliteHost()).run(dbPath, request)
+          : await runDuckDbQuery(await (duck ??= openLockedDuckDb(dbPath)), request)
+      if (result.totalRows > result.rows.length) {
+        throw new Error(`the result has ${result.totalRows} rows; evaluation compares at most ${MAX_ROWS}`)
+      }
+      return { columns: result.columns, rows: result.rows }
+    },
+    close() {
+      void duck?.then((instance) => instance.closeSync(), () => undefined)
+      sqlite?.close()
+    }
+  }
+}
+
+/** One query, read-only, on a DuckDB or SQLite file. */
+export async function runSqlReadOnly(dbPath: string, sql: string): Promise<SqlTable> {
+  const runner = createSqlRunner(dbPath)
+  try {
+    return await runner.run(sql)
+  } finally {
+    runner.close()
+  }
+}
+
+/** The database expected SQL runs on: the first DuckDB or SQLite file nao_config.yaml declares. */
+export function projectDatabasePath(root: string): string | null {
+  for (const database of readDatabaseConfigs(root).databases) {
+    if (database.path && engineOf(database.path)) return database.path
+  }
+  return null
+}
