@@ -10,6 +10,7 @@ import {
   type SectionInfo,
   type SectionNode
 } from './jsx-runtime'
+import { evaluate } from './render'
 
 // The Markdown primitives. Each states its exact output; misuse throws at once naming the primitive and value.
 
@@ -76,14 +77,15 @@ export function Hr() {
 
 /**
  * Items joined by `\n`: each ListItem gets `- ` (or `N. ` when `ordered`); a nested List is indented one tab
- * deeper; anything else (e.g. a component rendering a whole list of rules) is spliced in as it renders.
+ * deeper. A component inside a List is transparent: the ListItems and Lists it renders count as if written in
+ * place. Anything else (text, a Section wrapping a whole list) is spliced in as it renders.
  */
 export function List({ children, ordered = false }: WithChildren & { ordered?: boolean }) {
   let number = 0
-  const lines = flattenChildren(children).map((item) => {
-    if (isElementOf(item, ListItem)) return <Span>{ordered ? `${++number}. ` : '- '}{item}</Span>
-    if (isElementOf(item, List)) return <Block indent={'\t'}>{item}</Block>
-    return item
+  const lines = entriesOf(children).map(({ node, kind }) => {
+    if (kind === 'item') return <Span>{ordered ? `${++number}. ` : '- '}{node}</Span>
+    if (kind === 'list') return <Block indent={'\t'}>{node}</Block>
+    return node
   })
   return <Block separator={'\n'}>{lines}</Block>
 }
@@ -97,7 +99,7 @@ export function TitledList({ title, children, maxItems }: WithChildren & { title
   if (maxItems !== undefined && (!Number.isInteger(maxItems) || maxItems < 0)) {
     throw new Error(`TitledList: maxItems must be a whole number of 0 or more, got ${JSON.stringify(maxItems)}`)
   }
-  const items = flattenChildren(children)
+  const items = entriesOf(children).map((entry) => entry.node)
   const shown = maxItems === undefined ? items : items.slice(0, maxItems)
   const hidden = items.length - shown.length
   return (
@@ -145,8 +147,30 @@ export function Rendered({ result }: { result: { text: string; sections: readonl
   return { kind: 'rendered', text: result.text, sections: result.sections }
 }
 
+interface ListEntry {
+  node: MarkdownNode
+  kind: 'item' | 'list' | 'other'
+}
+
+function entriesOf(children: MarkdownNode): ListEntry[] {
+  return flattenChildren(children).flatMap(entryOf)
+}
+
+function entryOf(node: MarkdownNode): ListEntry[] {
+  if (isElementOf(node, ListItem)) return [{ node, kind: 'item' }]
+  if (isElementOf(node, List)) return [{ node, kind: 'list' }]
+  if (!isElement(node)) return [{ node, kind: 'other' }]
+  // Look inside the component; what it rendered stays attributed to it (element paths, section owners).
+  return entriesOf(evaluate(node)).map((entry) => ({ kind: entry.kind, node: renderedBy(node, entry.node) }))
+}
+
+/** An element of the same component whose output is already known. */
+function renderedBy(component: MarkdownElement, output: MarkdownNode): MarkdownElement {
+  return { kind: 'element', type: component.type, props: component.props, render: () => output }
+}
+
 /** Children as a flat list: arrays and fragments opened, nothing-nodes dropped. */
-export function flattenChildren(node: MarkdownNode): MarkdownNode[] {
+function flattenChildren(node: MarkdownNode): MarkdownNode[] {
   if (node === null || node === undefined || typeof node === 'boolean') return []
   if (isNodeArray(node)) return node.flatMap(flattenChildren)
   if (isElementOf(node, Fragment)) return flattenChildren(node.render())
@@ -157,6 +181,10 @@ function isNodeArray(node: MarkdownNode): node is readonly MarkdownNode[] {
   return Array.isArray(node)
 }
 
+function isElement(node: MarkdownNode): node is MarkdownElement {
+  return typeof node === 'object' && node !== null && !isNodeArray(node) && node.kind === 'element'
+}
+
 function isElementOf(node: MarkdownNode, component: Component<never>): node is MarkdownElement {
-  return typeof node === 'object' && node !== null && !isNodeArray(node) && node.kind === 'element' && node.type === component
+  return isElement(node) && node.type === component
 }

@@ -19,4 +19,12 @@ export {
   TitledList,
   XML
 } from './components'
-export { MarkdownRenderError, renderToMarkdown, renderWithSections, type RenderResult } from './render'
+export {
+  MarkdownRenderError,
+  renderLocated,
+  renderToMarkdown,
+  renderWithSections,
+  withTokens,
+  type LocatedText,
+  type RenderResult
+} from './render'

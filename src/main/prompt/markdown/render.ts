@@ -10,23 +10,55 @@ export interface RenderResult {
   sections: PromptSection[]
 }
 
-/** A render failure, with the element path where it happened. */
+/** A render failure, with the element path where it happened (outermost first). */
 export class MarkdownRenderError extends Error {
-  constructor(message: string, readonly elementPath: string[]) {
-    super(`${message} (at ${elementPath.join(' > ')})`)
+  readonly elementPath: string[]
+  constructor(readonly reason: string, elementPath: string[]) {
+    super(reason)
     this.name = 'MarkdownRenderError'
+    this.elementPath = elementPath
+    this.message = describe(reason, elementPath)
+  }
+
+  /** Records one more enclosing component, as the error travels up the tree. */
+  within(component: string): MarkdownRenderError {
+    this.elementPath.unshift(component)
+    this.message = describe(this.reason, this.elementPath)
+    return this
   }
 }
 
-interface Chunk {
+// Layout primitives are left out of error paths (the failing one itself is kept): they say nothing useful.
+const LAYOUT_COMPONENTS = new Set(['Block', 'Span', 'Fragment', 'List', 'ListItem', 'Section'])
+
+function describe(reason: string, path: string[]): string {
+  const readable = path.filter((name, index) => index === path.length - 1 || !LAYOUT_COMPONENTS.has(name))
+  return `${reason} (at ${readable.join(' > ')})`
+}
+
+/** Evaluates one element, naming it in any error that escapes. */
+export function evaluate(element: MarkdownElement): MarkdownNode {
+  try {
+    return element.render()
+  } catch (error) {
+    if (error instanceof MarkdownRenderError) throw error.within(componentName(element))
+    throw new MarkdownRenderError(error instanceof Error ? error.message : String(error), [componentName(element)])
+  }
+}
+
+export function componentName(element: MarkdownElement): string {
+  return element.type.name || 'Anonymous'
+}
+
+/** Rendered text with its sections located, before token counting. */
+export interface LocatedText {
   text: string
   sections: RenderedSection[]
 }
 
-const EMPTY: Chunk = { text: '', sections: [] }
+type Chunk = LocatedText
 
-// Layout primitives are left out of error paths (the failing one itself is kept): they say nothing useful.
-const LAYOUT_COMPONENTS = new Set(['Block', 'Span', 'Fragment', 'List', 'ListItem', 'Section'])
+const EMPTY: Chunk = { text: '', sections: [] }
 
 /** Renders a tree to Markdown text. */
 export function renderToMarkdown(node: MarkdownNode): string {
@@ -35,10 +67,16 @@ export function renderToMarkdown(node: MarkdownNode): string {
 
 /** Renders a tree to Markdown text plus its section map, each section with its token count. */
 export function renderWithSections(node: MarkdownNode): RenderResult {
-  const { text, sections } = renderNode(node, '', [])
+  const { text, sections } = renderLocated(node)
   return { text, sections: sections.map((section) => withTokens(text, section)) }
 }
 
+/** Renders a tree to Markdown text plus its located sections, leaving token counts for the final text. */
+export function renderLocated(node: MarkdownNode): LocatedText {
+  return renderNode(node, '', [])
+}
+
+/** A located section with the token count of its slice of `text`. */
 export function withTokens(text: string, section: RenderedSection): PromptSection {
   return { ...section, tokens: countTokens(text.slice(section.start, section.end)) }
 }
@@ -73,21 +111,14 @@ function isNodeArray(node: MarkdownNode): node is readonly MarkdownNode[] {
 }
 
 function renderElement(element: MarkdownElement, separator: string, path: string[]): Chunk {
-  const elementPath = [...path, element.type.name || 'Anonymous']
-  let result: MarkdownNode
-  try {
-    result = element.render()
-  } catch (error) {
-    if (error instanceof MarkdownRenderError) throw error
-    const message = error instanceof Error ? error.message : String(error)
-    throw new MarkdownRenderError(message, readablePath(elementPath))
-  }
+  const name = componentName(element)
+  const result = evaluate(element)
   // The separator carries through components and fragments: only a Block (or Span) sets a new one.
-  return renderNode(result, separator, elementPath)
-}
-
-function readablePath(path: string[]): string[] {
-  return path.filter((name, index) => index === path.length - 1 || !LAYOUT_COMPONENTS.has(name))
+  try {
+    return renderNode(result, separator, [...path, name])
+  } catch (error) {
+    throw error instanceof MarkdownRenderError ? error.within(name) : error
+  }
 }
 
 function nearestComponent(path: string[]): string {

@@ -1,0 +1,143 @@
+import type { Diagnostic, MemoryItem, OverrideMode, PromptSection } from '../../../shared/prompt'
+import type { ProjectSnapshot, Skill } from '../../project/types'
+import { h } from '../markdown/jsx-runtime'
+import { renderLocated, withTokens, type LocatedText } from '../markdown/render'
+import { formatPromptDate, isKnownTimezone } from './date'
+import { findOverride, hasPlaceholder, replacePrompt, wrapPrompt } from './overrides'
+import { SystemPrompt } from './system-prompt'
+import { ChatForkContextPrompt, MessagingProviderSystemPrompt } from './wrappers'
+
+export interface SystemPromptInput {
+  project: ProjectSnapshot
+  memory: { included: MemoryItem[]; droppedCount: number }
+  now: Date
+  /** IANA time zone of the user, e.g. `Europe/Paris`; an unknown one falls back to UTC with a diagnostic. */
+  timezone: string
+  testMode: boolean
+  /** Names of the tools the run offers (see DEFAULT_TOOL_NAMES). */
+  tools: string[]
+  /** Messaging channel (whatsapp, slack, …) the chat is for, if any. */
+  channel?: string | null
+  /** Text the user selected when forking the chat, if any. */
+  forkSelection?: string | null
+  /** A complete system prompt given by the caller: used verbatim, everything else is skipped. */
+  runtimeOverride?: string | null
+  /** Defaults to project.skills; the budget fitter may pass a trimmed list. */
+  skills?: Skill[]
+}
+
+export interface SystemPromptResult {
+  text: string
+  sections: PromptSection[]
+  overrideMode: OverrideMode
+  /** Problems found while assembling (override placeholders, time zone); the project's own are not repeated. */
+  diagnostics: Diagnostic[]
+}
+
+/** Builds the system prompt for one run. Same input → byte-identical output; repeated inputs are served from a cache. */
+export function assembleSystemPrompt(input: SystemPromptInput): SystemPromptResult {
+  if (input.runtimeOverride && input.runtimeOverride.trim() !== '') return runtimePrompt(input.runtimeOverride)
+  const timezoneKnown = isKnownTimezone(input.timezone)
+  const timezone = timezoneKnown ? input.timezone : 'UTC'
+  const date = formatPromptDate(input.now, timezone)
+  const key = cacheKey(input, date, timezone)
+  const cached = cacheFor(input.project).get(key)
+  if (cached) return copy(cached)
+  const result = build(input, date, timezone)
+  if (!timezoneKnown) {
+    result.diagnostics.push({ file: 'timezone', problem: `Unknown time zone "${input.timezone}"; today's date is given in UTC.` })
+  }
+  remember(input.project, key, result)
+  return copy(result)
+}
+
+function build(input: SystemPromptInput, date: string, timezone: string): SystemPromptResult {
+  const { project } = input
+  const override = findOverride(project, input.channel)
+  // A file without placeholders replaces the whole prompt: nothing else is rendered.
+  if (override && !hasPlaceholder(override.text)) return finish(replacePrompt(override), 'replaced', [])
+
+  const skills = input.skills ?? project.skills
+  let prompt = renderLocated(
+    h(SystemPrompt, { project, memory: input.memory, skills, date, timezone, testMode: input.testMode, tools: input.tools })
+  )
+  if (input.channel) prompt = renderLocated(h(MessagingProviderSystemPrompt, { basePrompt: prompt, channel: input.channel }))
+  if (input.forkSelection && input.forkSelection.trim() !== '') {
+    prompt = renderLocated(h(ChatForkContextPrompt, { basePrompt: prompt, selection: input.forkSelection }))
+  }
+  if (!override) return finish(prompt, 'default', [])
+  const wrapped = wrapPrompt(override, prompt)
+  return finish(wrapped, 'wrapped', wrapped.diagnostics)
+}
+
+function runtimePrompt(text: string): SystemPromptResult {
+  const section = { id: 'runtime', title: 'Runtime system prompt', component: 'RuntimeOverride', sources: [], start: 0, end: text.length }
+  return finish({ text, sections: [section] }, 'runtime', [])
+}
+
+function finish(prompt: LocatedText, overrideMode: OverrideMode, diagnostics: Diagnostic[]): SystemPromptResult {
+  const sections = uniqueIds(prompt.sections).map((section) => withTokens(prompt.text, section))
+  return { text: prompt.text, sections, overrideMode, diagnostics: [...diagnostics] }
+}
+
+/** A section injected twice (or two skills with one name) keeps its id once; later copies get `~2`, `~3`… */
+function uniqueIds<T extends { id: string }>(sections: readonly T[]): T[] {
+  const seen = new Map<string, number>()
+  return sections.map((section) => {
+    const count = (seen.get(section.id) ?? 0) + 1
+    seen.set(section.id, count)
+    return count === 1 ? section : { ...section, id: `${section.id}~${count}` }
+  })
+}
+
+// Cache: per snapshot object (snapshots are replaced, never edited, when the project changes) and its version,
+// then per the other inputs. The date is part of the key, the clock time is not.
+
+const MAX_RESULTS_PER_PROJECT = 32
+const caches = new WeakMap<ProjectSnapshot, { version: number; results: Map<string, SystemPromptResult> }>()
+function cacheFor(project: ProjectSnapshot): Map<string, SystemPromptResult> {
+  const entry = caches.get(project)
+  if (entry && entry.version === project.version) return entry.results
+  const results = new Map<string, SystemPromptResult>()
+  caches.set(project, { version: project.version, results })
+  return results
+}
+
+function remember(project: ProjectSnapshot, key: string, result: SystemPromptResult): void {
+  const results = cacheFor(project)
+  if (results.size >= MAX_RESULTS_PER_PROJECT) {
+    const oldest = results.keys().next()
+    if (!oldest.done) results.delete(oldest.value)
+  }
+  results.set(key, result)
+}
+
+function cacheKey(input: SystemPromptInput, date: string, timezone: string): string {
+  const memory = input.memory.included.map((item) => `${item.id}|${item.category}|${item.content}`).join('\u0001')
+  return JSON.stringify([
+    date,
+    timezone,
+    input.testMode,
+    input.tools.join(','),
+    input.channel ?? '',
+    input.forkSelection ?? '',
+    skillsKey(input),
+    input.memory.droppedCount,
+    memory
+  ])
+}
+
+function skillsKey(input: SystemPromptInput): string {
+  const skills = input.skills
+  if (!skills || skills === input.project.skills) return ''
+  return skills.map((skill) => `${skill.location}|${skill.name}`).join('\u0001')
+}
+
+/** Callers get their own arrays, so changing a result never changes the cache. */
+function copy(result: SystemPromptResult): SystemPromptResult {
+  return {
+    ...result,
+    sections: result.sections.map((section) => ({ ...section, sources: [...section.sources] })),
+    diagnostics: result.diagnostics.map((diagnostic) => ({ ...diagnostic }))
+  }
+}

@@ -1,0 +1,130 @@
+import type { MemoryItem } from '../../../shared/prompt'
+import type { Connection, ProjectFile, Skill } from '../../project/types'
+import { h } from '../markdown/jsx-runtime'
+import { Block, Bold, Code, List, ListItem, Section, Span, Title } from '../markdown/components'
+import { connectionFolder } from './dialect-rules'
+import { EXECUTABLE_TYPES } from './dialects'
+
+// The trailing context: what this user and project bring. Each section renders nothing when it has no input.
+
+/** `## User Rules`: RULES.md verbatim. */
+export function UserRules({ rules }: { rules: ProjectFile | null }) {
+  const text = rules?.text.trim() ?? ''
+  if (text.length === 0) return null
+  return (
+    <Section id="user-rules" title="User Rules" sources={[rules?.source ?? 'RULES.md']}>
+      <Block>
+        <Title>User Rules</Title>
+        {text}
+      </Block>
+    </Section>
+  )
+}
+
+/** `## Current User Connections`: one item per connection, saying which ones cannot run SQL offline. */
+export function Connections({ connections }: { connections: readonly Connection[] }) {
+  if (connections.length === 0) return null
+  return (
+    <Section id="connections" title="Current User Connections" sources={connections.map(connectionFolder)}>
+      <Block>
+        <Title>Current User Connections</Title>
+        <List>
+          {connections.map((connection) => (
+            <ListItem>
+              {connection.type}: {connection.database}
+              {!EXECUTABLE_TYPES.includes(connection.type.toLowerCase()) &&
+                ' (metadata only: SQL cannot run on it offline; answer from its files or say so)'}
+            </ListItem>
+          ))}
+        </List>
+      </Block>
+    </Section>
+  )
+}
+
+/** `## Skills`: name, description and location of each skill, never its body (the agent reads it on demand). */
+export function Skills({ skills }: { skills: readonly Skill[] }) {
+  if (skills.length === 0) return null
+  return (
+    <Section id="skills" title="Skills" sources={skills.map((skill) => skill.location)}>
+      <Block>
+        <Title>Skills</Title>
+        <Span>
+          Skills are playbooks the user wrote for recurring questions. When one fits the request, read its file
+          with <Code>read</Code> before you start.
+        </Span>
+        {skills.map((skill) => (
+          <Section id={`skills.${skill.name}`} title={`Skill: ${skill.name}`} sources={[skill.location]}>
+            <Block separator={'\n'}>
+              <Title level={3}>Skill: {skill.name.trim()}</Title>
+              <Span>
+                <Bold>Description:</Bold> {skill.description.trim() || 'none given.'}
+              </Span>
+              <Span>
+                <Bold>Location:</Bold> <Code>{skill.location}</Code>
+              </Span>
+            </Block>
+          </Section>
+        ))}
+      </Block>
+    </Section>
+  )
+}
+
+export interface MemoryProps {
+  included: readonly MemoryItem[]
+  /** Memories left out to fit the budget; the prompt says so, so the model knows memory is incomplete. */
+  droppedCount: number
+}
+
+/** `## Memory`: what earlier conversations established, grouped by category. */
+export function Memory({ included, droppedCount }: MemoryProps) {
+  if (included.length === 0 && droppedCount === 0) return null
+  const rules = included.filter((memory) => memory.category === 'global_rule')
+  const facts = included.filter((memory) => memory.category === 'personal_fact')
+  return (
+    <Section id="memory" title="Memory" sources={included.map(memorySource)}>
+      <Block>
+        <Title>Memory</Title>
+        <Span>
+          These memories were established in earlier conversations with the user. When the user now says something
+          different, the newer instruction wins.
+        </Span>
+        {rules.length > 0 && <MemoryList title="Global User Rules" memories={rules} />}
+        {facts.length > 0 && <MemoryList title="User Profile" memories={facts} />}
+        {droppedCount > 0 && <DroppedNote count={droppedCount} />}
+      </Block>
+    </Section>
+  )
+}
+
+function MemoryList({ title, memories }: { title: string; memories: readonly MemoryItem[] }) {
+  return (
+    <Block>
+      <Title level={3}>{title}</Title>
+      <List>
+        {memories.map((memory) => (
+          <ListItem>
+            <Section id={`memory.${memory.id}`} title={memory.content} sources={[memorySource(memory)]}>
+              {memory.content}
+            </Section>
+          </ListItem>
+        ))}
+      </List>
+    </Block>
+  )
+}
+
+function DroppedNote({ count }: { count: number }) {
+  const memories = count === 1 ? '1 memory was' : `${count} memories were`
+  return (
+    <Span>
+      {memories} left out to fit the prompt budget, so this memory is incomplete: when something the user set
+      earlier seems missing, ask.
+    </Span>
+  )
+}
+
+function memorySource(memory: MemoryItem): string {
+  return `memory#${memory.id}`
+}

@@ -1,0 +1,43 @@
+import type { MemoryItem } from '../../../shared/prompt'
+import type { ProjectSnapshot, Skill } from '../../project/types'
+import { h } from '../markdown/jsx-runtime'
+import { Block } from '../markdown/components'
+import { ChartRules, CitationRules, FormattingRules, Persona, ToolCalls } from './behaviour'
+import { ContextStructure } from './context-structure'
+import { Connections, Memory, Skills, UserRules } from './context-sections'
+import { Instructions } from './instructions'
+import { SqlQueryRules } from './sql-rules'
+
+export interface SystemPromptProps {
+  project: ProjectSnapshot
+  memory: { included: readonly MemoryItem[]; droppedCount: number }
+  skills: readonly Skill[]
+  /** Today's date, already formatted in the user's time zone. */
+  date: string
+  timezone: string
+  testMode: boolean
+  /** Names of the tools the run offers; rules about a tool appear only when it is there. */
+  tools: readonly string[]
+}
+
+/** The default system prompt: fixed behaviour sections, then the trailing context separated by rules. */
+export function SystemPrompt({ project, memory, skills, date, timezone, testMode, tools }: SystemPromptProps) {
+  return (
+    <Block>
+      <Instructions date={date} timezone={timezone} />
+      <ContextStructure project={project} />
+      <Persona />
+      <ToolCalls tools={tools} testMode={testMode} />
+      <SqlQueryRules connections={project.connections} />
+      {tools.includes('display_chart') && <ChartRules />}
+      <CitationRules />
+      <FormattingRules />
+      <Block separator={'\n\n---\n\n'}>
+        <UserRules rules={project.rules} />
+        <Connections connections={project.connections} />
+        <Skills skills={skills} />
+        <Memory included={memory.included} droppedCount={memory.droppedCount} />
+      </Block>
+    </Block>
+  )
+}
