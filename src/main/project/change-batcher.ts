@@ -19,6 +19,7 @@ export interface BatcherOptions {
 export class ChangeBatcher {
   private pending: ChangeBatch = { paths: new Set(), full: false }
   private firstPendingAt: number | null = null
+  private lastChangeAt = 0
   private timer: NodeJS.Timeout | null = null
   private running: Promise<void> | null = null
   private closed = false
@@ -33,12 +34,12 @@ export class ChangeBatcher {
       this.pending.paths.add(relPath)
       if (this.pending.paths.size > this.options.maxPaths) this.pending = { paths: new Set(), full: true }
     }
-    this.schedule()
+    this.noteChange()
   }
 
   requestFull(): void {
     this.pending = { paths: new Set(), full: true }
-    this.schedule()
+    this.noteChange()
   }
 
   /** Stops scheduling and waits for a batch already running. Pending changes are dropped. */
@@ -53,13 +54,18 @@ export class ChangeBatcher {
     return this.pending.full || this.pending.paths.size > 0
   }
 
+  private noteChange(): void {
+    this.lastChangeAt = Date.now()
+    this.firstPendingAt ??= this.lastChangeAt
+    this.schedule()
+  }
+
+  /** Due when the last change is `debounceMs` old, or the first pending one `maxWaitMs` old. */
   private schedule(): void {
-    if (this.closed) return
-    const now = Date.now()
-    this.firstPendingAt ??= now
-    const waitLeft = this.options.maxWaitMs - (now - this.firstPendingAt)
+    if (this.closed || this.firstPendingAt === null) return
+    const dueAt = Math.min(this.lastChangeAt + this.options.debounceMs, this.firstPendingAt + this.options.maxWaitMs)
     if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => this.flush(), Math.max(0, Math.min(this.options.debounceMs, waitLeft)))
+    this.timer = setTimeout(() => this.flush(), Math.max(0, dueAt - Date.now()))
   }
 
   private flush(): void {

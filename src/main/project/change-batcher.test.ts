@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { ChangeBatcher, type ChangeBatch } from './change-batcher'
+
+beforeEach(() => vi.useFakeTimers())
+afterEach(() => vi.useRealTimers())
+
+function makeBatcher(applyMs = 0): { batcher: ChangeBatcher; batches: ChangeBatch[] } {
+  const batches: ChangeBatch[] = []
+  const apply = async (batch: ChangeBatch): Promise<void> => {
+    batches.push(batch)
+    if (applyMs > 0) await new Promise((resolve) => setTimeout(resolve, applyMs))
+  }
+  return { batcher: new ChangeBatcher(apply, { debounceMs: 200, maxWaitMs: 1000, maxPaths: 3 }), batches }
+}
+
+describe('ChangeBatcher', () => {
+  it('applies once changes are quiet for the debounce time', async () => {
+    const { batcher, batches } = makeBatcher()
+    batcher.add('a.md')
+    await vi.advanceTimersByTimeAsync(150)
+    batcher.add('b.md')
+    await vi.advanceTimersByTimeAsync(199)
+    expect(batches).toEqual([])
+    await vi.advanceTimersByTimeAsync(1)
+    expect(batches).toEqual([{ paths: new Set(['a.md', 'b.md']), full: false }])
+  })
+
+  it('applies after the longest wait even if changes never stop', async () => {
+    const { batcher, batches } = makeBatcher()
+    for (let elapsed = 0; elapsed < 1000; elapsed += 100) {
+      batcher.add(`f${elapsed % 3}.md`)
+      await vi.advanceTimersByTimeAsync(100)
+    }
+    expect(batches).toHaveLength(1)
+  })
+
+  it('turns a batch with too many paths into a full rescan', async () => {
+    const { batcher, batches } = makeBatcher()
+    for (const path of ['a', 'b', 'c', 'd', 'e']) batcher.add(path)
+    await vi.advanceTimersByTimeAsync(200)
+    expect(batches).toEqual([{ paths: new Set(), full: true }])
+  })
+
+  it('never runs two batches at once, and applies what arrived meanwhile afterwards', async () => {
+    const { batcher, batches } = makeBatcher(500)
+    batcher.add('a.md')
+    await vi.advanceTimersByTimeAsync(200)
+    batcher.add('b.md')
+    await vi.advanceTimersByTimeAsync(250)
+    expect(batches).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(300)
+    expect(batches.map((batch) => [...batch.paths])).toEqual([['a.md'], ['b.md']])
+  })
+
+  it('drops pending changes on close', async () => {
+    const { batcher, batches } = makeBatcher()
+    batcher.add('a.md')
+    await batcher.close()
+    await vi.advanceTimersByTimeAsync(500)
+    expect(batches).toEqual([])
+  })
+})

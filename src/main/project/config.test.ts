@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { blankTemplates, parseConfig } from './config'
+
+describe('blankTemplates', () => {
+  it('replaces expressions bare and quoted, and drops statements and comments', () => {
+    expect(blankTemplates(`a: {{ env('X') }}\nb: "{{ env('Y') }}"\n{% if x %}\n{# note #}c: 1`)).toBe(
+      'a: __template__\nb: "__template__"\n\nc: 1'
+    )
+  })
+})
+
+describe('parseConfig', () => {
+  it("reads the nao example's config despite its Jinja api_key", () => {
+    const config = parseConfig(NAO_EXAMPLE, readFileSync(join(NAO_EXAMPLE, 'nao_config.yaml'), 'utf8'))
+    expect(config.projectName).toBe('example')
+    expect(config.databases).toHaveLength(1)
+    expect(config.databases[0].path).toBe(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'))
+    expect(config.diagnostics).toEqual([])
+  })
+
+  it('skips an entry without name or type and keeps the others', () => {
+    const config = parseConfig(NAO_EXAMPLE, 'databases:\n- type: duckdb\n- name: pg\n  type: postgres\n  accessors: [columns, 3, {x: 1}]\n')
+    expect(config.databases).toEqual([{ name: 'pg', type: 'postgres', path: null, accessors: ['columns', '3'], include: [], exclude: [] }])
+    expect(config.diagnostics).toEqual([{ file: 'nao_config.yaml', problem: 'databases[0] needs at least `name` and `type`; skipped' }])
+  })
+
+  it('says when a database file does not exist yet', () => {
+    const config = parseConfig(NAO_EXAMPLE, 'databases:\n- {name: later, type: sqlite, path: ./later.sqlite}\n')
+    expect(config.databases[0].path).toBeNull()
+    expect(config.diagnostics[0].problem).toMatch(/databases\[0\] \(later\): Cannot read "\.\/later\.sqlite": no such file/)
+  })
+
+  it('accepts an empty file and reports a non-mapping or a non-list databases', () => {
+    expect(parseConfig(NAO_EXAMPLE, '')).toEqual({ projectName: null, databases: [], diagnostics: [] })
+    expect(parseConfig(NAO_EXAMPLE, '- a\n- b\n').diagnostics[0].problem).toMatch(/not a YAML mapping/)
+    expect(parseConfig(NAO_EXAMPLE, 'databases: duckdb\n').diagnostics[0].problem).toMatch(/`databases:` is not a list/)
+  })
+})
