@@ -20,6 +20,8 @@ export function makeProject(fields: Partial<ProjectSnapshot> = {}): ProjectSnaps
     userPromptOverride: null,
     contextFolders: { databases: false, docs: false, semantics: false, repos: false, queries: false },
     tests: [],
+    files: [],
+    ignorePatterns: [],
     diagnostics: [],
     version: 1
   }
