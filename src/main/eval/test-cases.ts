@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs'
+import { readFile, readdir } from 'node:fs/promises'
+import { basename, extname, join } from 'node:path'
+import { parse } from 'yaml'
+import { z } from 'zod'
+
+// tests/*.yml: `{name, prompt, sql}` evaluation cases. A file that cannot be used becomes a case with a
+// clear error, so one bad file never hides the others.
+
+const testCaseSchema = z.object({
+  name: z.string().trim().min(1, 'must be a non-empty string'),
+  prompt: z.string().trim().min(1, 'must be a non-empty string'),
+  sql: z.string().trim().min(1, 'must be a non-empty string')
+})
+
+export interface TestCase {
+  /** Project-relative path, e.g. tests/total_revenue.yml */
+  file: string
+  name: string
+  prompt: string
+  sql: string
+}
+
+export interface BrokenTestCase {
+  file: string
+  /** The name the file gives, or its stem when it gives none. */
+  name: string
+  error: string
+}
+
+export type LoadedTestCase = TestCase | BrokenTestCase
+
+export function isBroken(testCase: LoadedTestCase): testCase is BrokenTestCase {
+  return 'error' in testCase
+}
+
+export async function loadTestCases(root: string): Promise<LoadedTestCase[]> {
+  const dir = join(root, 'tests')
+  if (!existsSync(dir)) return []
+  const files = (await readdir(dir)).filter((file) => ['.yml', '.yaml'].includes(extname(file).toLowerCase())).sort()
+  return Promise.all(files.map((file) => loadTestCase(join(dir, file), `tests/${file}`)))
+}
+
+async function loadTestCase(path: string, file: string): Promise<LoadedTestCase> {
+  const stem = basename(file, extname(file))
+  let document: unknown
+  try {
+    document = parse(await readFile(path, 'utf8'))
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
+    return { file, name: stem, error: `${file} is not valid YAML: ${message}` }
+  }
+  const parsed = testCaseSchema.safeParse(document)
+  if (parsed.success) return { file, ...parsed.data }
+  const name = document && typeof document === 'object' && 'name' in document && typeof document.name === 'string' ? document.name : stem
+  const problems = parsed.error.issues.map((issue) =>
+    issue.path.length > 0
+      ? `'${issue.path.join('.')}' ${issue.code === 'invalid_type' && issue.input === undefined ? 'is missing' : issue.message}`
+      : 'expected a mapping with name, prompt and sql'
+  )
+  return { file, name, error: `${file}: ${problems.join('; ')}` }
+}
