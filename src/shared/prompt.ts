@@ -57,6 +57,8 @@ export interface Budget {
   used: number
   parts: BudgetPart[]
   trimmed: TrimRecord[]
+  /** Tokens kept free because local tokenizers count differently from the estimator (not in `used`). */
+  safetyMargin?: number
 }
 
 export interface TextPart {

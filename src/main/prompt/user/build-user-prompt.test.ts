@@ -126,6 +126,14 @@ describe('buildUserPrompt — branches', () => {
     )
   })
 
+  it('uses the template when only archived history is listed, so the model learns where it went', () => {
+    const archived = { fileId: 'h1', type: 'history', source: 'chat:1', summary: 's', archivedAt: 't', tokensSaved: 9 }
+    const context: ContextBlock = { files: [], archivedRefs: [archived] }
+    expect(buildUserPrompt('Why?', context)).toBe(
+      [LEAD, '', '```json', JSON.stringify(context, null, 2), '```', '', 'Question: Why?'].join('\n')
+    )
+  })
+
   it('adds the vision note by default when an image is attached (vision unknown means none)', () => {
     expect(buildUserPrompt('What is in it?', { files: [chartPng] })).toContain('\n\n' + VISION_NOTE + '\n\nQuestion:')
   })

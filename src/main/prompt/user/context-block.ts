@@ -52,7 +52,11 @@ export interface ContextBlock {
   archivedRefs?: ArchivedRef[]
 }
 
-/** True when the block carries anything the user prompt template should show. */
+/**
+ * True when the block carries anything the user prompt template should show: files or results (as in
+ * Refly) or, beyond Refly, archived history — otherwise the model could never learn where it went.
+ */
 export function hasContext(context: ContextBlock | null | undefined): context is ContextBlock {
-  return !!context && (context.files.length > 0 || (context.resultsMeta?.length ?? 0) > 0)
+  if (!context) return false
+  return context.files.length > 0 || (context.resultsMeta?.length ?? 0) > 0 || (context.archivedRefs?.length ?? 0) > 0
 }
