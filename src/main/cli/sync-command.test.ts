@@ -1,0 +1,57 @@
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { copyNaoExample } from '../../../test/support/fixtures'
+import { main } from '../cli'
+
+const cleanups: (() => void)[] = []
+afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
+
+async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) })
+  return { code, stdout, stderr }
+}
+
+describe('glassbox sync', () => {
+  it('syncs the nao example: progress on stderr, summary on stdout', async () => {
+    const project = copyNaoExample()
+    cleanups.push(project.cleanup)
+    rmSync(join(project.dir, 'databases'), { recursive: true })
+    const { code, stdout, stderr } = await cli(['sync', '--project', project.dir])
+    expect(code).toBe(0)
+    expect(stderr.split('\n')[0]).toBe('[1/8] duckdb-jaffle-shop: main.customers')
+    expect(stdout).toBe(
+      'duckdb-jaffle-shop: 8 tables in databases/type=duckdb/database=jaffle_shop (8 updated)\nSynced 8 tables.\n'
+    )
+  })
+
+  it('reports a missing database file on stderr with exit code 1', async () => {
+    const project = copyNaoExample()
+    cleanups.push(project.cleanup)
+    rmSync(join(project.dir, 'jaffle_shop.duckdb'))
+    const { code, stderr } = await cli(['sync', '--project', project.dir])
+    expect(code).toBe(1)
+    expect(stderr).toBe('error: duckdb-jaffle-shop: database file not found: jaffle_shop.duckdb (declared in nao_config.yaml)\n')
+  })
+
+  it('refuses a missing --project or folder with one line', async () => {
+    expect(await cli(['sync'])).toEqual({ code: 1, stdout: '', stderr: 'glassbox sync: --project DIR is required\n' })
+    const missing = await cli(['sync', '--project', '/no/such/folder'])
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: 'glassbox sync: project folder not found: /no/such/folder\n' })
+  })
+
+  it('reads a nao_config.yaml with Jinja expressions and a broken entry', async () => {
+    const project = copyNaoExample()
+    cleanups.push(project.cleanup)
+    writeFileSync(
+      join(project.dir, 'nao_config.yaml'),
+      "project_name: x\nkey: {{ env('X') }}\ndatabases:\n- name: broken\n- name: shop\n  type: duckdb\n  path: ./jaffle_shop.duckdb\n"
+    )
+    const { code, stdout, stderr } = await cli(['sync', '--project', project.dir])
+    expect(code).toBe(1)
+    expect(stdout).toContain('shop: 8 tables in databases/type=duckdb/database=jaffle_shop')
+    expect(stderr).toContain('error: nao_config.yaml databases[0]: type: ')
+  })
+})
