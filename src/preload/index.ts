@@ -1,3 +1,58 @@
-import { contextBridge } from 'electron'
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
+import type { PushEvent } from '../shared/api'
+import type { GlassboxBridge } from './index.d'
 
-contextBridge.exposeInMainWorld('glassbox', { transport: 'ipc' })
+// One typed function per operation, each a fixed channel; nothing generic reaches the page.
+// Handlers answer `{ ok, value }` or `{ ok: false, error }` so errors arrive with their own message
+// instead of Electron's "Error invoking remote method …" wrapper.
+
+/** What src/main/ipc.ts answers; `value` is exactly the GlassboxApi result of that operation. */
+type Reply<T> = { ok: true; value: T } | { ok: false; error: string }
+
+async function call<T>(operation: string, input?: unknown): Promise<T> {
+  const reply: Reply<T> | undefined = await ipcRenderer.invoke(`glassbox:${operation}`, input ?? {})
+  if (!reply || typeof reply !== 'object') throw new Error(`Unexpected reply from the app for ${operation}.`)
+  if (!reply.ok) throw new Error(reply.error)
+  return reply.value
+}
+
+const PUSH_CHANNEL = 'glassbox:push'
+
+const bridge: GlassboxBridge = {
+  transport: 'ipc',
+  getProject: () => call('getProject'),
+  openProject: (input) => call('openProject', input),
+  listChats: (input) => call('listChats', input),
+  createChat: (input) => call('createChat', input),
+  getChat: (input) => call('getChat', input),
+  deleteChat: (input) => call('deleteChat', input),
+  forkChat: (input) => call('forkChat', input),
+  sendMessage: (input) => call('sendMessage', input),
+  stopRun: (input) => call('stopRun', input),
+  regenerate: (input) => call('regenerate', input),
+  editAndResend: (input) => call('editAndResend', input),
+  answerClarification: (input) => call('answerClarification', input),
+  previewPrompt: (input) => call('previewPrompt', input),
+  getRun: (input) => call('getRun', input),
+  listMemories: (input) => call('listMemories', input),
+  addMemory: (input) => call('addMemory', input),
+  editMemory: (input) => call('editMemory', input),
+  setMemoryEnabled: (input) => call('setMemoryEnabled', input),
+  deleteMemory: (input) => call('deleteMemory', input),
+  getSettings: () => call('getSettings'),
+  updateSettings: (input) => call('updateSettings', input),
+  listModels: () => call('listModels'),
+  runTests: (input) => call('runTests', input),
+  syncProject: (input) => call('syncProject', input),
+  pickFolder: () => call('pickFolder'),
+  pickFiles: () => call('pickFiles'),
+  subscribe(listener: (event: PushEvent) => void) {
+    const onPush = (_event: IpcRendererEvent, payload: PushEvent): void => listener(payload)
+    ipcRenderer.on(PUSH_CHANNEL, onPush)
+    return () => {
+      ipcRenderer.removeListener(PUSH_CHANNEL, onPush)
+    }
+  }
+}
+
+contextBridge.exposeInMainWorld('glassbox', bridge)

@@ -1,7 +1,30 @@
+import 'katex/dist/katex.min.css'
+import './styles.css'
+import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { App } from './components/layout/App'
+import { AppProvider } from './state/app-state'
+import { connectTransport } from './transport'
 
-function App(): React.JSX.Element {
-  return <main>Glassbox</main>
-}
+const root = document.getElementById('root')
+if (!root) throw new Error('index.html has no #root element.')
+const transport = connectTransport()
 
-createRoot(document.getElementById('root')!).render(<App />)
+createRoot(root).render(
+  <StrictMode>
+    {transport ? (
+      <AppProvider transport={transport}>
+        <App />
+      </AppProvider>
+    ) : (
+      <div className="center-fill">
+        <div className="empty-state">
+          <h2>This page needs its access token</h2>
+          <p className="muted">
+            Open the address printed by <code>npm run web</code> — it ends with <code>?token=…</code>.
+          </p>
+        </div>
+      </div>
+    )}
+  </StrictMode>
+)

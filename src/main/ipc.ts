@@ -1,0 +1,69 @@
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent } from 'electron'
+import type { GlassboxApi, PushEvent } from '../shared/api'
+import { createOperations, errorMessage, OPERATION_NAMES, isOperationName } from './web/operations'
+
+// IPC for the desktop app: one `glassbox:<operation>` channel per operation, each validating its input
+// with the operation's schema and accepting calls only from our own renderer; push events go to the window.
+
+export const PUSH_CHANNEL = 'glassbox:push'
+
+type Reply = { ok: true; value: unknown } | { ok: false; error: string }
+
+/** True when the frame is our renderer: the built file (out/renderer) or the dev server. */
+export function isTrustedRendererUrl(url: string, rendererIndexFile: string, devServerUrl: string | undefined): boolean {
+  if (devServerUrl && url.startsWith(new URL(devServerUrl).origin + '/')) return true
+  const expected = pathToFileURL(rendererIndexFile).href
+  return url.split(/[?#]/)[0] === expected
+}
+
+export function registerIpc(
+  api: GlassboxApi,
+  window: BrowserWindow,
+  rendererIndexFile: string = join(__dirname, '../renderer/index.html')
+): () => void {
+  const operations = createOperations(api)
+  const devServerUrl = process.env.ELECTRON_RENDERER_URL
+
+  function refusal(event: IpcMainInvokeEvent): string | null {
+    const url = event.senderFrame?.url ?? ''
+    if (isTrustedRendererUrl(url, rendererIndexFile, devServerUrl)) return null
+    return `Refused: IPC call from an unknown page (${url || 'no frame'}).`
+  }
+
+  for (const name of OPERATION_NAMES) {
+    if (!isOperationName(name)) continue
+    ipcMain.handle(`glassbox:${name}`, async (event, input: unknown): Promise<Reply> => {
+      const refused = refusal(event)
+      if (refused) return { ok: false, error: refused }
+      try {
+        return { ok: true, value: await operations[name](input) }
+      } catch (error) {
+        return { ok: false, error: errorMessage(error) }
+      }
+    })
+  }
+
+  ipcMain.handle('glassbox:pickFolder', async (event): Promise<Reply> => {
+    const refused = refusal(event)
+    if (refused) return { ok: false, error: refused }
+    const picked = await dialog.showOpenDialog(window, { title: 'Open a data project', properties: ['openDirectory'] })
+    return { ok: true, value: picked.canceled ? null : (picked.filePaths[0] ?? null) }
+  })
+  ipcMain.handle('glassbox:pickFiles', async (event): Promise<Reply> => {
+    const refused = refusal(event)
+    if (refused) return { ok: false, error: refused }
+    const picked = await dialog.showOpenDialog(window, { title: 'Attach files', properties: ['openFile', 'multiSelections'] })
+    return { ok: true, value: picked.canceled ? [] : picked.filePaths }
+  })
+
+  const unsubscribe = api.subscribe((event: PushEvent) => {
+    if (!window.isDestroyed()) window.webContents.send(PUSH_CHANNEL, event)
+  })
+
+  return () => {
+    unsubscribe()
+    for (const name of [...OPERATION_NAMES, 'pickFolder', 'pickFiles']) ipcMain.removeHandler(`glassbox:${name}`)
+  }
+}

@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createGlassbox } from '../app/create-glassbox'
+import { startWebServer } from './server'
+
+// `npm run web -- --project DIR [--port N] [--endpoint URL] [--model NAME] [--data-dir DIR]`
+
+const REPO_ROOT = resolve(import.meta.dirname, '../../..')
+const RENDERER_DIR = resolve(REPO_ROOT, 'out/renderer')
+
+function fail(message: string): never {
+  process.stderr.write(`glassbox web: ${message}\n`)
+  process.exit(1)
+}
+
+function readOptions(): { project?: string; port: number; endpoint?: string; model?: string; dataDir?: string } {
+  try {
+    const { values } = parseArgs({
+      options: {
+        project: { type: 'string' },
+        port: { type: 'string' },
+        endpoint: { type: 'string' },
+        model: { type: 'string' },
+        'data-dir': { type: 'string' }
+      },
+      strict: true
+    })
+    const port = values.port === undefined ? 0 : Number(values.port)
+    if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, got "${values.port}".`)
+    return { project: values.project, port, endpoint: values.endpoint, model: values.model, dataDir: values['data-dir'] }
+  } catch (error) {
+    fail(`${error instanceof Error ? error.message : String(error)}\nUsage: npm run web -- --project DIR [--port N] [--endpoint URL] [--model NAME] [--data-dir DIR]`)
+  }
+}
+
+function ensureRendererBuilt(): void {
+  if (existsSync(resolve(RENDERER_DIR, 'index.html'))) return
+  process.stderr.write('glassbox web: out/renderer is missing, building it once with `npx electron-vite build`…\n')
+  const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+  if (build.status !== 0 || !existsSync(resolve(RENDERER_DIR, 'index.html'))) {
+    fail('building the renderer failed; run `npx electron-vite build` and try again.')
+  }
+}
+
+async function main(): Promise<void> {
+  const options = readOptions()
+  ensureRendererBuilt()
+  const api = await createGlassbox({
+    projectPath: options.project ? resolve(options.project) : undefined,
+    endpoint: options.endpoint,
+    model: options.model,
+    dataDir: options.dataDir
+  })
+  const server = await startWebServer({ api, port: options.port, host: '127.0.0.1', rendererDir: RENDERER_DIR })
+  process.stdout.write(`Glassbox web: ${server.url}?token=${server.token}\n`)
+  const shutdown = (): void => {
+    void server
+      .close()
+      .then(() => api.close())
+      .finally(() => process.exit(0))
+  }
+  process.once('SIGINT', shutdown)
+  process.once('SIGTERM', shutdown)
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)))

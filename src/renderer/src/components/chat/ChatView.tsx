@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useMemo, useRef } from 'react'
+import { useApp } from '../../state/app-state'
+import type { Draft } from '../../state/draft'
+import { readTable, type TableData } from '../../state/tool-data'
+import type { ChatController } from '../../state/use-chat'
+import { Composer } from './Composer'
+import type { MessageActions } from './MessageItem'
+import { MessageList } from './MessageList'
+import { NoModelHelp } from './NoModelHelp'
+
+// The centre pane: messages, the composer, and what to do when there is nothing yet.
+
+interface Props {
+  controller: ChatController
+  draft: Draft
+  onDraft(draft: Draft): void
+  onInspectRun(runId: string): void
+}
+
+const EXAMPLES = ['How did revenue evolve month by month?', 'Which 5 customers have the highest lifetime value?', 'What share of orders were paid with coupons?']
+
+export function ChatView({ controller, draft, onDraft, onInspectRun }: Props): React.JSX.Element {
+  const { activeChatId, settings, models, newChat, project } = useApp()
+  const { chat, loading, activeRunId } = controller
+  const busy = activeRunId !== null
+  const hasModel = Boolean(settings?.model) || (models ?? []).some((server) => server.running && server.models.length > 0)
+  const noServer = models !== null && !models.some((server) => server.running)
+
+  // Charts find the rows of the query they name, in this answer or an earlier one.
+  const tableMap = useMemo(() => {
+    const map = new Map<string, TableData>()
+    for (const message of chat?.messages ?? []) {
+      for (const call of message.toolCalls ?? []) {
+        const table = call.name === 'execute_sql' ? readTable(call.data) : null
+        if (table?.queryId) map.set(table.queryId, table)
+      }
+    }
+    return map
+  }, [chat?.messages])
+  const tables = useRef(tableMap)
+  tables.current = tableMap
+
+  const controllerRef = useRef(controller)
+  controllerRef.current = controller
+  const send = useCallback(
+    (text: string) => {
+      void controllerRef.current.send({ text, skill: null, tables: [], attachments: [] })
+    },
+    []
+  )
+  const actions = useMemo<MessageActions>(
+    () => ({
+      regenerate: () => void controllerRef.current.regenerate(),
+      editAndResend: (messageId, text) => void controllerRef.current.editAndResend(messageId, text),
+      answerClarification: (answer) => void controllerRef.current.answerClarification(answer),
+      send,
+      inspectRun: onInspectRun,
+      lookupTable: (queryId) => tables.current.get(queryId) ?? null
+    }),
+    [onInspectRun, send]
+  )
+  const onFork = useCallback((messageId: string, selection: string) => void controllerRef.current.fork(messageId, selection), [])
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape' && controllerRef.current.activeRunId) void controllerRef.current.stop()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  async function submit(): Promise<void> {
+    if (!draft.text.trim()) return
+    const sent = draft
+    onDraft({ text: '', skill: null, tables: [], attachments: [] })
+    const ok = await controller.send(sent)
+    if (!ok) onDraft(sent)
+  }
+
+  if (!activeChatId) {
+    return (
+      <section className="chat-pane empty">
+        <div className="empty-state">
+          <h2>Ask {project?.name ?? 'your project'} a question</h2>
+          <p className="muted">Answers come from SQL run on your local data by a model on this machine. The inspector on the right shows exactly what the model is sent.</p>
+          <button className="button primary" onClick={() => void newChat()} data-testid="start-chat">
+            New chat
+          </button>
+          {noServer && <NoModelHelp />}
+        </div>
+      </section>
+    )
+  }
+
+  const messages = chat?.messages ?? []
+  const disabledReason = !hasModel ? 'Start a model server to chat (see above); the inspector already previews your prompt.' : null
+  return (
+    <section className="chat-pane">
+      {chat?.selection && (
+        <div className="fork-banner">
+          <span className="muted">Forked from a selection:</span> “{chat.selection.length > 160 ? `${chat.selection.slice(0, 160)}…` : chat.selection}”
+        </div>
+      )}
+      {loading && !chat ? (
+        <div className="center-fill">
+          <span className="spinner" /> Loading chat…
+        </div>
+      ) : messages.length === 0 ? (
+        <div className="center-fill">
+          <div className="empty-state compact">
+            <h3>What would you like to know?</h3>
+            <div className="example-questions">
+              {EXAMPLES.map((example) => (
+                <button key={example} className="chip" onClick={() => onDraft({ ...draft, text: example })}>
+                  {example}
+                </button>
+              ))}
+            </div>
+          </div>
+        </div>
+      ) : (
+        chat && <MessageList chatId={chat.id} messages={messages} busy={busy} actions={actions} onFork={onFork} />
+      )}
+      {noServer && !hasModel && <NoModelHelp />}
+      <Composer draft={draft} onDraft={onDraft} busy={busy} disabled={disabledReason} onSend={() => void submit()} onStop={() => void controller.stop()} />
+    </section>
+  )
+}

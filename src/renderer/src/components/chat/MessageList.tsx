@@ -1,0 +1,106 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import type { ChatMessageView } from '../../../../shared/api'
+import { MessageItem, type MessageActions } from './MessageItem'
+
+// The chat as a virtualised list: only the rows near the viewport are in the DOM, so a 5,000-message chat
+// scrolls as smoothly as a short one. While the answer streams, the view follows it if the user was at
+// the bottom. Selecting text in an answer offers to fork a new chat focused on it.
+
+interface Props {
+  chatId: string
+  messages: ChatMessageView[]
+  busy: boolean
+  actions: MessageActions
+  onFork(messageId: string, selection: string): void
+}
+
+interface ForkOffer {
+  messageId: string
+  text: string
+  top: number
+  left: number
+}
+
+const BOTTOM_SLACK_PX = 80
+
+export const MessageList = memo(function MessageList({ chatId, messages, busy, actions, onFork }: Props): React.JSX.Element {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const atBottom = useRef(true)
+  const [fork, setFork] = useState<ForkOffer | null>(null)
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 140,
+    overscan: 6,
+    getItemKey: (index) => messages[index]?.id ?? index
+  })
+
+  const count = useRef(messages.length)
+  count.current = messages.length
+  // When another chat opens: start at its end.
+  useLayoutEffect(() => {
+    atBottom.current = true
+    if (count.current > 0) virtualizer.scrollToIndex(count.current - 1, { align: 'end' })
+  }, [chatId, virtualizer])
+
+  const last = messages[messages.length - 1]
+  useEffect(() => {
+    if (atBottom.current && messages.length > 0) {
+      const element = scrollRef.current
+      if (element) element.scrollTop = element.scrollHeight
+    }
+  }, [messages.length, last?.text, last?.toolCalls?.length, last?.status])
+
+  const onScroll = useCallback(() => {
+    const element = scrollRef.current
+    if (!element) return
+    atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK_PX
+    setFork(null)
+  }, [])
+
+  const onMouseUp = useCallback(() => {
+    const selection = window.getSelection()
+    const text = selection?.toString().trim() ?? ''
+    if (!selection || !text || selection.rangeCount === 0) return setFork(null)
+    const anchor = selection.anchorNode instanceof Element ? selection.anchorNode : selection.anchorNode?.parentElement
+    const messageElement = anchor?.closest('[data-role="assistant"]')
+    const container = scrollRef.current?.parentElement
+    const messageId = messageElement?.getAttribute('data-message-id')
+    if (!messageId || !container || messageId.startsWith('live-')) return setFork(null)
+    const rect = selection.getRangeAt(0).getBoundingClientRect()
+    const box = container.getBoundingClientRect()
+    setFork({ messageId, text, top: rect.top - box.top - 40, left: Math.min(Math.max(8, rect.left - box.left + rect.width / 2 - 80), box.width - 200) })
+  }, [])
+
+  const items = virtualizer.getVirtualItems()
+  return (
+    <div className="message-list-frame">
+      <div className="message-list" ref={scrollRef} onScroll={onScroll} onMouseUp={onMouseUp} data-testid="message-list">
+        <div className="message-list-inner" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="message-list-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+            {items.map((item) => (
+              <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="message-row">
+                <MessageItem message={messages[item.index]} isLast={item.index === messages.length - 1} busy={busy} actions={actions} />
+              </div>
+            ))}
+          </div>
+        </div>
+      </div>
+      {fork && (
+        <button
+          className="fork-button"
+          style={{ top: Math.max(4, fork.top), left: fork.left }}
+          onMouseDown={(event) => event.preventDefault()}
+          onClick={() => {
+            onFork(fork.messageId, fork.text)
+            setFork(null)
+            window.getSelection()?.removeAllRanges()
+          }}
+        >
+          ⑂ Fork chat from selection
+        </button>
+      )}
+    </div>
+  )
+})

@@ -1,0 +1,78 @@
+import { useState } from 'react'
+import type { ToolCallView } from '../../../../shared/api'
+import { readTable, sqlOf } from '../../state/tool-data'
+import { Markdown } from './Markdown'
+import { ResultTable } from './ResultTable'
+
+// One tool call, collapsed to a single line (what ran, how it went); open it for the SQL and its rows,
+// or the arguments and the exact text the model received.
+
+const LABELS: Record<string, string> = {
+  execute_sql: 'Ran SQL',
+  read: 'Read file',
+  list: 'Listed folder',
+  search: 'Searched files',
+  grep: 'Searched text',
+  read_agent_result: 'Read earlier result',
+  read_tool_result: 'Read tool result'
+}
+
+const MAX_OUTPUT_CHARS = 20_000
+
+function headline(call: ToolCallView): string {
+  const args = call.args
+  const first = ['file_path', 'path', 'pattern', 'resultId'].map((key) => args[key]).find((value) => typeof value === 'string')
+  if (call.name === 'execute_sql') {
+    const table = readTable(call.data)
+    if (call.ok === false) return 'failed'
+    return table ? `${table.rowCount.toLocaleString()} row${table.rowCount === 1 ? '' : 's'}${table.queryId ? ` · ${table.queryId}` : ''}` : ''
+  }
+  return typeof first === 'string' ? first : ''
+}
+
+function StatusDot({ ok }: { ok: boolean | null }): React.JSX.Element {
+  if (ok === null) return <span className="spinner small" aria-label="running" />
+  return <span className={`status-dot ${ok ? 'ok' : 'failed'}`} aria-label={ok ? 'succeeded' : 'failed'} />
+}
+
+export function ToolCallCard({ call }: { call: ToolCallView }): React.JSX.Element {
+  const [open, setOpen] = useState(false)
+  const sql = call.name === 'execute_sql' ? sqlOf(call) : null
+  const table = call.name === 'execute_sql' ? readTable(call.data) : null
+  return (
+    <div className={`tool-call ${open ? 'open' : ''} ${call.ok === false ? 'failed' : ''}`} data-testid="tool-call" data-tool={call.name}>
+      <button className="tool-call-head" onClick={() => setOpen((value) => !value)} aria-expanded={open}>
+        <StatusDot ok={call.ok} />
+        <span className="tool-call-label">{LABELS[call.name] ?? call.name}</span>
+        <span className="tool-call-summary">{headline(call)}</span>
+        <span className="chevron" aria-hidden>
+          {open ? '▾' : '▸'}
+        </span>
+      </button>
+      {open && (
+        <div className="tool-call-body">
+          {sql !== null ? <Markdown text={'```sql\n' + sql + '\n```'} /> : <pre className="code-block">{JSON.stringify(call.args, null, 2)}</pre>}
+          {table && call.ok !== false ? (
+            <ResultTable table={table} />
+          ) : call.ok === null ? (
+            <p className="muted small">Running…</p>
+          ) : (
+            <OutputText text={call.output} failed={call.ok === false} />
+          )}
+        </div>
+      )}
+    </div>
+  )
+}
+
+function OutputText({ text, failed }: { text: string; failed: boolean }): React.JSX.Element {
+  if (!text) return <p className="muted small">The tool returned no text.</p>
+  const cut = text.length > MAX_OUTPUT_CHARS
+  return (
+    <>
+      <div className="muted small">{failed ? 'Error returned to the model' : 'Output sent to the model'}</div>
+      <pre className={`code-block ${failed ? 'error-text' : ''}`}>{cut ? text.slice(0, MAX_OUTPUT_CHARS) : text}</pre>
+      {cut && <p className="muted small">… {(text.length - MAX_OUTPUT_CHARS).toLocaleString()} more characters</p>}
+    </>
+  )
+}

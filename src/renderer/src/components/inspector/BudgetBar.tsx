@@ -1,0 +1,64 @@
+import type { Budget } from '../../../../shared/prompt'
+import { formatTokens, percent } from './format'
+
+// The whole request against the model's context window: one segment per part, reserved output included.
+
+const PART_LABELS: Record<string, string> = {
+  system: 'System prompt',
+  tools: 'Tool schemas',
+  history: 'History',
+  user: 'User prompt',
+  output: 'Reserved for the answer'
+}
+
+export function BudgetBar({ budget }: { budget: Budget }): React.JSX.Element {
+  const window = budget.contextWindow
+  const used = budget.parts.reduce((sum, part) => sum + part.tokens, 0)
+  const free = Math.max(0, window - used)
+  const over = used > window
+  return (
+    <div className="budget" data-testid="budget">
+      <div className="budget-head">
+        <strong>{formatTokens(used)}</strong>
+        <span className="muted">
+          {' '}
+          of {formatTokens(window)} tokens ({percent(used, window)}){over ? ' — over the window' : ''}
+        </span>
+      </div>
+      <div className={`budget-bar ${over ? 'over' : ''}`} role="img" aria-label={`${used} of ${window} tokens used`}>
+        {budget.parts.map((part) => (
+          <span key={part.name} className={`budget-seg part-${part.name}`} style={{ width: `${Math.min(100, (part.tokens / Math.max(window, used)) * 100)}%` }} title={`${PART_LABELS[part.name] ?? part.name}: ${formatTokens(part.tokens)}`} />
+        ))}
+      </div>
+      <ul className="budget-legend">
+        {budget.parts.map((part) => (
+          <li key={part.name}>
+            <span className={`swatch part-${part.name}`} />
+            <span className="legend-name">{PART_LABELS[part.name] ?? part.name}</span>
+            <span className="legend-value">{formatTokens(part.tokens)}</span>
+            <span className="legend-share muted">{percent(part.tokens, window)}</span>
+          </li>
+        ))}
+        <li>
+          <span className="swatch part-free" />
+          <span className="legend-name">Free</span>
+          <span className="legend-value">{formatTokens(free)}</span>
+          <span className="legend-share muted">{percent(free, window)}</span>
+        </li>
+      </ul>
+    </div>
+  )
+}
+
+export function TrimList({ budget }: { budget: Budget }): React.JSX.Element {
+  if (budget.trimmed.length === 0) return <p className="muted small">Nothing was trimmed: the whole request fits.</p>
+  return (
+    <ul className="trim-list" data-testid="trims">
+      {budget.trimmed.map((trim, index) => (
+        <li key={index}>
+          <span className="badge warn">{trim.part}</span> {trim.detail} <span className="muted">(−{formatTokens(trim.tokensSaved)} tokens)</span>
+        </li>
+      ))}
+    </ul>
+  )
+}

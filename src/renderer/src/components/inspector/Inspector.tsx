@@ -1,0 +1,164 @@
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react'
+import type { ApiInputs } from '../../../../shared/api'
+import type { PromptPreview } from '../../../../shared/prompt'
+import { messageOf, useApp } from '../../state/app-state'
+import type { Draft } from '../../state/draft'
+import { INSPECTOR_UPDATE_MARK, usePromptPreview } from '../../state/use-prompt-preview'
+import { DiagnosticsTab } from './DiagnosticsTab'
+import { formatTokens, percent } from './format'
+import { MemoryTab } from './MemoryTab'
+import { RequestTab } from './RequestTab'
+import { OverrideBadge, SystemTab } from './SystemTab'
+import { TestModeDiffTab } from './TestModeDiffTab'
+import { UserTab } from './UserTab'
+
+// The prompt inspector: what the next message would send (live, as the user types), or exactly what an
+// earlier run sent. Tabs: System, User, Request, Memory, Diagnostics, Test mode.
+
+type Tab = 'system' | 'user' | 'request' | 'memory' | 'diagnostics' | 'diff'
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'system', label: 'System' },
+  { id: 'user', label: 'User' },
+  { id: 'request', label: 'Request' },
+  { id: 'memory', label: 'Memory' },
+  { id: 'diagnostics', label: 'Diagnostics' },
+  { id: 'diff', label: 'Test mode' }
+]
+
+interface Props {
+  chatId: string | null
+  draft: Draft
+  runId: string | null
+  onLeaveRun(): void
+}
+
+export function Inspector({ chatId, draft, runId, onLeaveRun }: Props): React.JSX.Element {
+  const { project } = useApp()
+  const [tab, setTab] = useState<Tab>('system')
+  const input = useMemo<ApiInputs['previewPrompt']>(
+    () => ({
+      chatId: chatId ?? undefined,
+      question: draft.text,
+      skill: draft.skill ?? undefined,
+      tables: draft.tables.length ? draft.tables : undefined,
+      attachments: draft.attachments.length ? draft.attachments : undefined
+    }),
+    [chatId, draft]
+  )
+  const live = usePromptPreview(runId ? null : input)
+  const run = useRunPrompt(runId)
+  const preview = runId ? run.preview : live.preview
+  const loading = runId ? run.loading : live.loading
+  const error = runId ? run.error : live.error
+
+  useLayoutEffect(() => {
+    if (!preview || performance.getEntriesByName(INSPECTOR_UPDATE_MARK, 'mark').length === 0) return
+    performance.measure('inspector-update', INSPECTOR_UPDATE_MARK)
+    performance.clearMarks(INSPECTOR_UPDATE_MARK)
+  }, [preview])
+
+  const diagnostics = useMemo(() => {
+    const all = [...(preview?.diagnostics ?? []), ...(project?.diagnostics ?? [])]
+    return all.filter((item, index) => all.findIndex((other) => other.file === item.file && other.problem === item.problem) === index)
+  }, [preview?.diagnostics, project?.diagnostics])
+
+  return (
+    <aside className="inspector" data-testid="inspector">
+      <header className="inspector-head">
+        <div className="inspector-title">
+          <h2>Prompt inspector</h2>
+          {loading && <span className="spinner small" aria-label="updating" />}
+        </div>
+        {runId ? (
+          <div className="inspector-source run">
+            Exactly what run <code>{runId}</code> sent.{' '}
+            <button className="link-button" onClick={onLeaveRun}>
+              Back to live preview
+            </button>
+          </div>
+        ) : (
+          <div className="inspector-source">Live: what your next message would send{draft.text ? '' : ' (type to preview)'}.</div>
+        )}
+        {preview && <Summary preview={preview} />}
+      </header>
+      <nav className="tabs" role="tablist">
+        {TABS.filter((item) => !(runId && item.id === 'diff')).map((item) => (
+          <button key={item.id} role="tab" aria-selected={tab === item.id} className={tab === item.id ? 'active' : ''} onClick={() => setTab(item.id)} data-tab={item.id}>
+            {item.label}
+            {item.id === 'diagnostics' && diagnostics.length > 0 && <span className="tab-count">{diagnostics.length}</span>}
+            {item.id === 'memory' && preview && preview.memory.dropped.length > 0 && <span className="tab-count warn">{preview.memory.dropped.length}</span>}
+          </button>
+        ))}
+      </nav>
+      <div className="inspector-body" data-testid={`inspector-${tab}`}>
+        {error && <p className="notice error">Could not assemble the prompt: {error}</p>}
+        {!preview && !error && (
+          <p className="muted">
+            <span className="spinner small" /> Assembling the prompt…
+          </p>
+        )}
+        {preview && tab === 'system' && <SystemTab preview={preview} />}
+        {preview && tab === 'user' && <UserTab preview={preview} draft={runId ? null : draft} />}
+        {preview && tab === 'request' && <RequestTab preview={preview} />}
+        {preview && tab === 'memory' && (runId ? <MemorySnapshot preview={preview} /> : <MemoryTab preview={preview} input={input} />)}
+        {preview && tab === 'diagnostics' && <DiagnosticsTab diagnostics={diagnostics} />}
+        {tab === 'diff' && !runId && <TestModeDiffTab input={input} />}
+      </div>
+    </aside>
+  )
+}
+
+function Summary({ preview }: { preview: PromptPreview }): React.JSX.Element {
+  const budget = preview.budget
+  const used = budget ? budget.parts.reduce((sum, part) => sum + part.tokens, 0) : null
+  return (
+    <div className="inspector-summary">
+      <OverrideBadge mode={preview.overrideMode} />
+      {budget && used !== null && (
+        <span className={used > budget.contextWindow ? 'over' : ''}>
+          {formatTokens(used)} / {formatTokens(budget.contextWindow)} tokens · {percent(used, budget.contextWindow)}
+        </span>
+      )}
+      {budget && budget.trimmed.length > 0 && <span className="badge warn">{budget.trimmed.length} trimmed</span>}
+    </div>
+  )
+}
+
+function MemorySnapshot({ preview }: { preview: PromptPreview }): React.JSX.Element {
+  return (
+    <div className="memory-tab">
+      <h4>Sent with this run</h4>
+      <ul className="memory-list">
+        {preview.memory.included.map((item) => (
+          <li key={item.id}>{item.content}</li>
+        ))}
+      </ul>
+      <h4>Trimmed</h4>
+      <ul className="memory-list dropped">
+        {preview.memory.dropped.map((item) => (
+          <li key={item.id}>
+            {item.content} <div className="memory-reason">{item.reason}</div>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+function useRunPrompt(runId: string | null): { preview: PromptPreview | null; loading: boolean; error: string | null } {
+  const { api } = useApp()
+  const [state, setState] = useState<{ preview: PromptPreview | null; loading: boolean; error: string | null }>({ preview: null, loading: false, error: null })
+  useEffect(() => {
+    if (!runId) return
+    let cancelled = false
+    setState({ preview: null, loading: true, error: null })
+    api
+      .getRun({ runId })
+      .then((run) => !cancelled && setState({ preview: run.prompt, loading: false, error: run.prompt ? null : 'This run has no recorded prompt.' }))
+      .catch((error: unknown) => !cancelled && setState({ preview: null, loading: false, error: messageOf(error) }))
+    return () => {
+      cancelled = true
+    }
+  }, [api, runId])
+  return state
+}

@@ -1,0 +1,92 @@
+import { useEffect, useMemo, useRef, useState } from 'react'
+import type { OverrideMode, PromptPreview, PromptSection } from '../../../../shared/prompt'
+import { formatTokens } from './format'
+
+// The system prompt exactly as sent, with an outline of its sections (tokens, sources, component).
+// Clicking a section highlights its character range in the text and scrolls to it.
+
+const OVERRIDE_TEXT: Record<OverrideMode, string> = {
+  default: 'Built-in prompt',
+  replaced: 'Replaced by the project’s prompt file',
+  wrapped: 'Project file wraps the built-in prompt',
+  runtime: 'Runtime override (complete prompt given to this run)'
+}
+
+export function OverrideBadge({ mode }: { mode: OverrideMode }): React.JSX.Element {
+  return (
+    <span className={`badge override-${mode}`} data-testid="override-mode" title={OVERRIDE_TEXT[mode]}>
+      {mode === 'default' ? 'default prompt' : mode}
+    </span>
+  )
+}
+
+export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.Element {
+  const [selectedId, setSelectedId] = useState<string | null>(null)
+  const highlight = useRef<HTMLElement>(null)
+  const selected = preview.sections.find((section) => section.id === selectedId) ?? null
+  const total = useMemo(() => preview.sections.reduce((sum, section) => sum + section.tokens, 0), [preview.sections])
+
+  useEffect(() => {
+    highlight.current?.scrollIntoView({ block: 'start', behavior: 'smooth' })
+  }, [selectedId])
+
+  return (
+    <div className="system-tab">
+      <div className="tab-toolbar">
+        <OverrideBadge mode={preview.overrideMode} />
+        <span className="muted small">{OVERRIDE_TEXT[preview.overrideMode]}</span>
+        <span className="spacer" />
+        <span className="muted small">
+          {preview.sections.length} sections · {formatTokens(total)} tokens
+        </span>
+      </div>
+      {preview.overrideMode === 'runtime' && <div className="notice">This run was given a complete system prompt; sections, memory and overrides below do not apply.</div>}
+      <ol className="outline" data-testid="outline">
+        {preview.sections.map((section) => (
+          <OutlineItem key={section.id} section={section} total={total} selected={section.id === selectedId} onSelect={() => setSelectedId(section.id === selectedId ? null : section.id)} />
+        ))}
+        {preview.sections.length === 0 && <li className="muted small">No section map for this prompt.</li>}
+      </ol>
+      <pre className="prompt-text" data-testid="system-text">
+        {selected ? (
+          <>
+            {preview.system.slice(0, selected.start)}
+            <mark ref={highlight} className="section-highlight">
+              {preview.system.slice(selected.start, selected.end)}
+            </mark>
+            {preview.system.slice(selected.end)}
+          </>
+        ) : (
+          preview.system
+        )}
+      </pre>
+    </div>
+  )
+}
+
+function OutlineItem(props: { section: PromptSection; total: number; selected: boolean; onSelect(): void }): React.JSX.Element {
+  const { section } = props
+  const share = props.total > 0 ? (section.tokens / props.total) * 100 : 0
+  return (
+    <li className={`outline-item ${props.selected ? 'selected' : ''}`}>
+      <button onClick={props.onSelect} title={`${section.component} · characters ${section.start}–${section.end}`}>
+        <span className="outline-title">{section.title}</span>
+        <span className="outline-tokens">{formatTokens(section.tokens)}</span>
+        <span className="outline-share" style={{ width: `${Math.max(2, share)}%` }} />
+      </button>
+      {props.selected && (
+        <div className="outline-detail">
+          <div>
+            <span className="muted">Component</span> <code>{section.component}</code>
+          </div>
+          <div>
+            <span className="muted">Sources</span> {section.sources.length === 0 ? <span className="muted">built in</span> : section.sources.map((source) => <code key={source}>{source}</code>)}
+          </div>
+          <div>
+            <span className="muted">Characters</span> {section.start.toLocaleString()}–{section.end.toLocaleString()}
+          </div>
+        </div>
+      )}
+    </li>
+  )
+}

@@ -1,0 +1,76 @@
+import { useCallback, useState } from 'react'
+import { useApp } from '../../state/app-state'
+import { EMPTY_DRAFT, type Draft } from '../../state/draft'
+import { useChat } from '../../state/use-chat'
+import { ChatView } from '../chat/ChatView'
+import { Inspector } from '../inspector/Inspector'
+import { MemoryManager } from '../panels/MemoryManager'
+import { SettingsPanel } from '../panels/SettingsPanel'
+import { TestsPanel } from '../panels/TestsPanel'
+import { Sidebar } from './Sidebar'
+import { Toasts } from './Toasts'
+import { TopBar } from './TopBar'
+
+// Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
+// it and the inspector previews it.
+
+export function App(): React.JSX.Element {
+  const { ready, project, view, activeChatId } = useApp()
+  const controller = useChat(activeChatId)
+  const [drafts, setDrafts] = useState<Record<string, Draft>>({})
+  const [inspectedRun, setInspectedRun] = useState<string | null>(null)
+  const [inspectorOpen, setInspectorOpen] = useState(true)
+  const draftKey = activeChatId ?? ''
+  const draft = drafts[draftKey] ?? EMPTY_DRAFT
+  const setDraft = useCallback((next: Draft) => setDrafts((all) => ({ ...all, [draftKey]: next })), [draftKey])
+  const inspectRun = useCallback((runId: string) => {
+    setInspectedRun(runId)
+    setInspectorOpen(true)
+  }, [])
+
+  return (
+    <div className={`app ${inspectorOpen && project ? '' : 'no-inspector'}`}>
+      <TopBar />
+      <Sidebar />
+      <main className="center">
+        {!ready ? (
+          <div className="center-fill">
+            <span className="spinner" /> Connecting…
+          </div>
+        ) : !project ? (
+          <Welcome />
+        ) : view === 'memory' ? (
+          <MemoryManager />
+        ) : view === 'settings' ? (
+          <SettingsPanel />
+        ) : view === 'tests' ? (
+          <TestsPanel />
+        ) : (
+          <ChatView controller={controller} draft={draft} onDraft={setDraft} onInspectRun={inspectRun} />
+        )}
+        {project && (
+          <button className="inspector-toggle" onClick={() => setInspectorOpen((value) => !value)} title={inspectorOpen ? 'Hide the prompt inspector' : 'Show the prompt inspector'}>
+            {inspectorOpen ? '⟩' : '⟨ Inspector'}
+          </button>
+        )}
+      </main>
+      {project && inspectorOpen && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} />}
+      <Toasts />
+    </div>
+  )
+}
+
+function Welcome(): React.JSX.Element {
+  const { transport } = useApp()
+  return (
+    <div className="center-fill">
+      <div className="empty-state">
+        <h2>Open a data project</h2>
+        <p className="muted">
+          A project is a folder with <code>databases/</code>, <code>RULES.md</code>, <code>agent/skills/</code> and <code>tests/</code> — a nao context folder works as is.
+          {transport.kind === 'web' ? ' Type its path in the sidebar.' : ' Choose it in the sidebar.'}
+        </p>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,127 @@
+import { useState } from 'react'
+import { useApp, type View } from '../../state/app-state'
+
+// Project (open a folder, recent folders), chats (search, new) and the panels.
+
+export function Sidebar(): React.JSX.Element {
+  const app = useApp()
+  const { project, chats, activeChatId, chatSearch, view } = app
+  return (
+    <nav className="sidebar">
+      <ProjectBox />
+      {project && (
+        <>
+          <div className="sidebar-section chats-head">
+            <span className="sidebar-label">Chats</span>
+            <button className="button small primary" onClick={() => void app.newChat()} data-testid="new-chat">
+              + New
+            </button>
+          </div>
+          <input className="input search" placeholder="Search chats" value={chatSearch} onChange={(event) => app.setChatSearch(event.target.value)} aria-label="Search chats" />
+          <ul className="chat-list" data-testid="chat-list">
+            {chats.map((chat) => (
+              <li key={chat.id} className={chat.id === activeChatId && view === 'chat' ? 'active' : ''}>
+                <button className="chat-link" onClick={() => app.selectChat(chat.id)} title={chat.title}>
+                  {chat.parentChatId && <span className="fork-mark" title="Forked chat">⑂</span>}
+                  <span className="chat-title">{chat.title}</span>
+                  {chat.channel && <span className="badge small">{chat.channel}</span>}
+                </button>
+                <button className="chat-delete" title="Delete chat" aria-label={`Delete ${chat.title}`} onClick={() => window.confirm(`Delete “${chat.title}”?`) && void app.deleteChat(chat.id)}>
+                  ×
+                </button>
+              </li>
+            ))}
+            {chats.length === 0 && <li className="muted small empty-list">{chatSearch ? 'No chat matches.' : 'No chats yet. Start one with + New.'}</li>}
+          </ul>
+        </>
+      )}
+      <div className="sidebar-footer">
+        {(
+          [
+            ['memory', 'Memory'],
+            ['tests', 'Tests'],
+            ['settings', 'Settings']
+          ] satisfies [View, string][]
+        ).map(([id, label]) => (
+          <button key={id} className={`nav-button ${view === id ? 'active' : ''}`} onClick={() => app.setView(view === id ? 'chat' : id)} disabled={!project && id !== 'settings'} data-testid={`nav-${id}`}>
+            {label}
+          </button>
+        ))}
+      </div>
+    </nav>
+  )
+}
+
+function ProjectBox(): React.JSX.Element {
+  const { project, transport, openProject, recentProjects } = useApp()
+  const [editing, setEditing] = useState(!project)
+  const [path, setPath] = useState('')
+  const [opening, setOpening] = useState(false)
+
+  async function open(target: string): Promise<void> {
+    if (!target.trim()) return
+    setOpening(true)
+    const ok = await openProject(target.trim())
+    setOpening(false)
+    if (ok) {
+      setEditing(false)
+      setPath('')
+    }
+  }
+
+  async function pick(): Promise<void> {
+    if (!transport.pickFolder) return setEditing(true)
+    const picked = await transport.pickFolder()
+    if (picked) await open(picked)
+  }
+
+  return (
+    <div className="project-box">
+      <span className="sidebar-label">Project</span>
+      {project && !editing ? (
+        <div className="project-current">
+          <div className="project-name" title={project.root} data-testid="project-name">
+            {project.name}
+          </div>
+          <div className="project-meta muted small">
+            {project.tables.length} tables · {project.skills.length} skills · {project.tests.length} tests
+          </div>
+          <button className="link-button small" onClick={() => (transport.pickFolder ? void pick() : setEditing(true))}>
+            Open another folder…
+          </button>
+        </div>
+      ) : (
+        <form className="project-open" onSubmit={(event) => (event.preventDefault(), void open(path))}>
+          {transport.pickFolder && (
+            <button type="button" className="button small" onClick={() => void pick()}>
+              Choose folder…
+            </button>
+          )}
+          <input className="input" placeholder="/path/to/project" value={path} onChange={(event) => setPath(event.target.value)} aria-label="Project folder path" data-testid="project-path" />
+          <div className="row">
+            <button className="button small primary" type="submit" disabled={!path.trim() || opening}>
+              {opening ? 'Opening…' : 'Open'}
+            </button>
+            {project && (
+              <button className="button small ghost" type="button" onClick={() => setEditing(false)}>
+                Cancel
+              </button>
+            )}
+          </div>
+        </form>
+      )}
+      {editing && recentProjects.length > 0 && (
+        <ul className="recent-list">
+          <li className="muted small">Recent</li>
+          {recentProjects.map((recent) => (
+            <li key={recent}>
+              <button className="link-button small" onClick={() => void open(recent)} title={recent}>
+                {recent}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react'
+import { useApp } from '../../state/app-state'
+
+// Endpoint and model (when not picked from the detected list), context window, memory.
+
+export function SettingsPanel(): React.JSX.Element {
+  const { settings, updateSettings, models } = useApp()
+  const [endpoint, setEndpoint] = useState(settings?.endpoint ?? '')
+  const [model, setModel] = useState(settings?.model ?? '')
+  const [contextWindow, setContextWindow] = useState(settings?.contextWindow ? String(settings.contextWindow) : '')
+  useEffect(() => {
+    setEndpoint(settings?.endpoint ?? '')
+    setModel(settings?.model ?? '')
+    setContextWindow(settings?.contextWindow ? String(settings.contextWindow) : '')
+  }, [settings?.endpoint, settings?.model, settings?.contextWindow])
+  if (!settings) return <section className="panel muted">Loading settings…</section>
+  const windowNumber = Number(contextWindow)
+  const windowValid = contextWindow === '' || (Number.isInteger(windowNumber) && windowNumber >= 512)
+
+  return (
+    <section className="panel" data-testid="settings-panel">
+      <header className="panel-head">
+        <h2>Settings</h2>
+        <p className="muted">Glassbox only ever talks to the endpoint below; nothing leaves this machine.</p>
+      </header>
+      <form
+        className="settings-form"
+        onSubmit={(event) => {
+          event.preventDefault()
+          void updateSettings({ endpoint: endpoint || undefined, model: model || undefined, contextWindow: contextWindow === '' ? null : windowNumber })
+        }}
+      >
+        <label className="field">
+          <span>Model server endpoint</span>
+          <input className="input" value={endpoint} onChange={(event) => setEndpoint(event.target.value)} placeholder="http://127.0.0.1:11434/v1" />
+          <small className="muted">Ollama :11434/v1 · llama.cpp :8080/v1 · LM Studio :1234/v1 · vLLM :8000/v1 · Jan :1337/v1</small>
+        </label>
+        <label className="field">
+          <span>Model</span>
+          <input className="input" value={model} onChange={(event) => setModel(event.target.value)} placeholder="qwen2.5-coder:7b" list="known-models" />
+          <datalist id="known-models">
+            {(models ?? []).flatMap((server) => server.models.map((item) => <option key={`${server.baseUrl}-${item.id}`} value={item.id} />))}
+          </datalist>
+        </label>
+        <label className="field">
+          <span>Context window (tokens)</span>
+          <input className="input" value={contextWindow} onChange={(event) => setContextWindow(event.target.value.replace(/[^0-9]/g, ''))} placeholder="detected from the server" />
+          {!windowValid && <small className="error-text">At least 512 tokens, or empty to use the detected window.</small>}
+        </label>
+        <div className="row">
+          <button className="button primary" type="submit" disabled={!windowValid}>
+            Save
+          </button>
+        </div>
+      </form>
+      <h3>Detected servers</h3>
+      <ul className="server-list">
+        {(models ?? []).map((server) => (
+          <li key={server.baseUrl}>
+            <span className={`status-dot ${server.running ? 'ok' : 'off'}`} />
+            <strong>{server.label}</strong> <code>{server.baseUrl}</code>{' '}
+            <span className="muted small">{server.running ? `${server.models.length} models` : (server.error ?? 'not running')}</span>
+          </li>
+        ))}
+      </ul>
+      <h3>Memory</h3>
+      <label className="toggle">
+        <input type="checkbox" checked={settings.memoryEnabled} onChange={(event) => void updateSettings({ memoryEnabled: event.target.checked })} />
+        <span className="toggle-track" />
+        <span>Use memory in this project (budget: {settings.memoryBudget.toLocaleString()} tokens; try others in the inspector’s Memory tab)</span>
+      </label>
+    </section>
+  )
+}

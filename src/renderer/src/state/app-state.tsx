@@ -1,0 +1,258 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import type { ApiInputs, ChatSummary, GlassboxApi, ModelServerView, ProjectInfo, PushEvent, Settings, SyncProgress } from '../../../shared/api'
+import type { Transport } from '../transport'
+import { loadRecentProjects, rememberProject } from './recent-projects'
+
+// App-wide state: the open project, settings, detected model servers, the chat list and which chat or
+// panel is showing. Push events are fanned out to components through `onPush`.
+
+export type View = 'chat' | 'memory' | 'settings' | 'tests'
+
+export interface Toast {
+  id: number
+  kind: 'error' | 'info'
+  text: string
+}
+
+export interface AppState {
+  transport: Transport
+  api: GlassboxApi
+  ready: boolean
+  project: ProjectInfo | null
+  recentProjects: string[]
+  settings: Settings | null
+  models: ModelServerView[] | null
+  modelsLoading: boolean
+  chats: ChatSummary[]
+  chatSearch: string
+  activeChatId: string | null
+  view: View
+  /** Bumped whenever what the next prompt would contain may have changed (memories, settings, a run ended). */
+  revision: number
+  sync: { running: boolean; progress: SyncProgress | null }
+  toasts: Toast[]
+  setView(view: View): void
+  setChatSearch(search: string): void
+  selectChat(chatId: string | null): void
+  openProject(path: string): Promise<boolean>
+  refreshChats(): Promise<void>
+  newChat(): Promise<void>
+  deleteChat(chatId: string): Promise<void>
+  updateSettings(patch: ApiInputs['updateSettings']): Promise<void>
+  refreshModels(): Promise<void>
+  runSync(): Promise<void>
+  bumpRevision(): void
+  notify(kind: Toast['kind'], text: string): void
+  dismissToast(id: number): void
+  onPush(listener: (event: PushEvent) => void): () => void
+}
+
+const AppContext = createContext<AppState | null>(null)
+
+export function useApp(): AppState {
+  const state = useContext(AppContext)
+  if (!state) throw new Error('useApp() must be used inside <AppProvider>.')
+  return state
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+export function AppProvider({ transport, children }: { transport: Transport; children: ReactNode }): React.JSX.Element {
+  const api = transport.api
+  const [ready, setReady] = useState(false)
+  const [project, setProject] = useState<ProjectInfo | null>(null)
+  const [recentProjects, setRecentProjects] = useState(loadRecentProjects)
+  const [settings, setSettings] = useState<Settings | null>(null)
+  const [models, setModels] = useState<ModelServerView[] | null>(null)
+  const [modelsLoading, setModelsLoading] = useState(false)
+  const [chats, setChats] = useState<ChatSummary[]>([])
+  const [chatSearch, setChatSearch] = useState('')
+  const [activeChatId, setActiveChatId] = useState<string | null>(null)
+  const [view, setView] = useState<View>('chat')
+  const [revision, setRevision] = useState(0)
+  const [sync, setSync] = useState<AppState['sync']>({ running: false, progress: null })
+  const [toasts, setToasts] = useState<Toast[]>([])
+  const listeners = useRef(new Set<(event: PushEvent) => void>())
+  const toastId = useRef(0)
+
+  const notify = useCallback((kind: Toast['kind'], text: string) => {
+    const id = ++toastId.current
+    setToasts((list) => [...list.slice(-3), { id, kind, text }])
+    window.setTimeout(() => setToasts((list) => list.filter((toast) => toast.id !== id)), kind === 'error' ? 9000 : 4000)
+  }, [])
+  const dismissToast = useCallback((id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)), [])
+  const bumpRevision = useCallback(() => setRevision((value) => value + 1), [])
+
+  const refreshChats = useCallback(async () => {
+    try {
+      setChats(await api.listChats({ search: chatSearch || undefined }))
+    } catch (error) {
+      notify('error', `Could not list chats: ${messageOf(error)}`)
+    }
+  }, [api, chatSearch, notify])
+
+  const refreshModels = useCallback(async () => {
+    setModelsLoading(true)
+    try {
+      setModels(await api.listModels())
+    } catch (error) {
+      notify('error', `Could not detect model servers: ${messageOf(error)}`)
+      setModels([])
+    } finally {
+      setModelsLoading(false)
+    }
+  }, [api, notify])
+
+  useEffect(() => {
+    const unsubscribe = api.subscribe((event) => {
+      if (event.channel === 'project-changed') {
+        setProject(event.project)
+        setRevision((value) => value + 1)
+      }
+      if (event.channel === 'sync-progress') setSync({ running: event.progress.done < event.progress.total, progress: event.progress })
+      for (const listener of listeners.current) listener(event)
+    })
+    let cancelled = false
+    void (async () => {
+      try {
+        const [loadedProject, loadedSettings] = await Promise.all([api.getProject(), api.getSettings()])
+        if (cancelled) return
+        setProject(loadedProject)
+        setSettings(loadedSettings)
+        if (loadedProject) setRecentProjects(rememberProject(loadedProject.root))
+      } catch (error) {
+        notify('error', `Could not load the app state: ${messageOf(error)}`)
+      } finally {
+        if (!cancelled) setReady(true)
+      }
+    })()
+    void refreshModels()
+    return () => {
+      cancelled = true
+      unsubscribe()
+    }
+  }, [api, notify, refreshModels])
+
+  useEffect(() => {
+    if (!project) return
+    const timer = window.setTimeout(() => void refreshChats(), chatSearch ? 150 : 0)
+    return () => window.clearTimeout(timer)
+  }, [project, chatSearch, refreshChats])
+
+  const openProject = useCallback(
+    async (path: string) => {
+      try {
+        const opened = await api.openProject({ path })
+        setProject(opened)
+        setActiveChatId(null)
+        setView('chat')
+        setRecentProjects(rememberProject(opened.root))
+        setRevision((value) => value + 1)
+        return true
+      } catch (error) {
+        notify('error', messageOf(error))
+        return false
+      }
+    },
+    [api, notify]
+  )
+
+  const newChat = useCallback(async () => {
+    try {
+      const created = await api.createChat({ channel: settings?.channel ?? undefined })
+      setChats((list) => [created, ...list])
+      setActiveChatId(created.id)
+      setView('chat')
+    } catch (error) {
+      notify('error', `Could not create a chat: ${messageOf(error)}`)
+    }
+  }, [api, notify, settings?.channel])
+
+  const deleteChat = useCallback(
+    async (chatId: string) => {
+      try {
+        await api.deleteChat({ chatId })
+        setChats((list) => list.filter((chat) => chat.id !== chatId))
+        setActiveChatId((current) => (current === chatId ? null : current))
+      } catch (error) {
+        notify('error', `Could not delete the chat: ${messageOf(error)}`)
+      }
+    },
+    [api, notify]
+  )
+
+  const updateSettings = useCallback(
+    async (patch: ApiInputs['updateSettings']) => {
+      try {
+        setSettings(await api.updateSettings(patch))
+        setRevision((value) => value + 1)
+      } catch (error) {
+        notify('error', `Could not save the setting: ${messageOf(error)}`)
+      }
+    },
+    [api, notify]
+  )
+
+  const runSync = useCallback(async () => {
+    setSync({ running: true, progress: null })
+    try {
+      const result = await api.syncProject({})
+      notify('info', `Synced ${result.tables} tables.`)
+      setRevision((value) => value + 1)
+    } catch (error) {
+      notify('error', `Sync failed: ${messageOf(error)}`)
+    } finally {
+      setSync((state) => ({ ...state, running: false }))
+    }
+  }, [api, notify])
+
+  const onPush = useCallback((listener: (event: PushEvent) => void) => {
+    listeners.current.add(listener)
+    return () => {
+      listeners.current.delete(listener)
+    }
+  }, [])
+
+  const selectChat = useCallback((chatId: string | null) => {
+    setActiveChatId(chatId)
+    setView('chat')
+  }, [])
+
+  const state = useMemo<AppState>(
+    () => ({
+      transport,
+      api,
+      ready,
+      project,
+      recentProjects,
+      settings,
+      models,
+      modelsLoading,
+      chats,
+      chatSearch,
+      activeChatId,
+      view,
+      revision,
+      sync,
+      toasts,
+      setView,
+      setChatSearch,
+      selectChat,
+      openProject,
+      refreshChats,
+      newChat,
+      deleteChat,
+      updateSettings,
+      refreshModels,
+      runSync,
+      bumpRevision,
+      notify,
+      dismissToast,
+      onPush
+    }),
+    [transport, api, ready, project, recentProjects, settings, models, modelsLoading, chats, chatSearch, activeChatId, view, revision, sync, toasts, selectChat, openProject, refreshChats, newChat, deleteChat, updateSettings, refreshModels, runSync, bumpRevision, notify, dismissToast, onPush]
+  )
+  return <AppContext.Provider value={state}>{children}</AppContext.Provider>
+}

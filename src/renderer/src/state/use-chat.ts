@@ -1,0 +1,217 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { ChatDetail, ChatMessageView } from '../../../shared/api'
+import type { RunEvent } from '../../../shared/events'
+import { messageOf, useApp } from './app-state'
+import type { Draft } from './draft'
+import { applyRunEvents, streamingMessage } from './run-events'
+
+// One chat: its messages, live run events applied at most once per frame, and the actions on it.
+
+export interface ChatController {
+  chat: ChatDetail | null
+  loading: boolean
+  activeRunId: string | null
+  send(draft: Draft): Promise<boolean>
+  stop(): Promise<void>
+  regenerate(): Promise<void>
+  editAndResend(messageId: string, text: string): Promise<void>
+  answerClarification(answer: string): Promise<void>
+  fork(messageId: string, selection: string): Promise<void>
+}
+
+function findActiveRun(messages: ChatMessageView[]): string | null {
+  for (let index = messages.length - 1; index >= Math.max(0, messages.length - 4); index--) {
+    const message = messages[index]
+    if (message.role === 'assistant' && message.status === 'streaming' && message.runId) return message.runId
+  }
+  return null
+}
+
+export function useChat(chatId: string | null): ChatController {
+  const app = useApp()
+  const { api, notify, refreshChats, bumpRevision, selectChat, onPush } = app
+  const [chat, setChat] = useState<ChatDetail | null>(null)
+  const [loading, setLoading] = useState(false)
+  const runIds = useRef(new Set<string>())
+  const queue = useRef<RunEvent[]>([])
+  const scheduled = useRef(false)
+  const chatIdRef = useRef(chatId)
+  chatIdRef.current = chatId
+
+  const reload = useCallback(async () => {
+    const id = chatIdRef.current
+    if (!id) return
+    try {
+      const loaded = await api.getChat({ chatId: id })
+      if (chatIdRef.current !== id) return
+      for (const message of loaded.messages) if (message.runId) runIds.current.add(message.runId)
+      setChat((current) => {
+        // A run that started after the fetch keeps streaming into what we already show.
+        if (current && findActiveRun(current.messages) && !findActiveRun(loaded.messages)) {
+          const live = current.messages.filter((message) => message.status === 'streaming')
+          if (live.some((message) => !loaded.messages.some((known) => known.runId === message.runId))) return current
+        }
+        return loaded
+      })
+    } catch (error) {
+      notify('error', `Could not load the chat: ${messageOf(error)}`)
+    }
+  }, [api, notify])
+
+  useEffect(() => {
+    setChat(null)
+    queue.current = []
+    runIds.current = new Set()
+    if (!chatId) return
+    setLoading(true)
+    void reload().finally(() => setLoading(false))
+  }, [chatId, reload])
+
+  const flush = useCallback(() => {
+    scheduled.current = false
+    const events = queue.current
+    if (events.length === 0) return
+    queue.current = []
+    setChat((current) => (current ? { ...current, messages: applyRunEvents(current.messages, events) } : current))
+    const finished = events.some((event) => event.type === 'end' || event.type === 'error')
+    if (finished) {
+      for (const event of events) if (event.type === 'error') notify('error', event.message)
+      void reload()
+      void refreshChats()
+      bumpRevision()
+    }
+  }, [bumpRevision, notify, refreshChats, reload])
+
+  useEffect(
+    () =>
+      onPush((push) => {
+        if (push.channel !== 'run') return
+        const event = push.event
+        if (event.type === 'run-start' && event.chatId === chatIdRef.current) runIds.current.add(event.runId)
+        if (!runIds.current.has(event.runId)) return
+        queue.current.push(event)
+        if (!scheduled.current) {
+          scheduled.current = true
+          requestAnimationFrame(flush)
+          window.setTimeout(() => scheduled.current && flush(), 50)
+        }
+      }),
+    [flush, onPush]
+  )
+
+  const startedRun = useCallback((runId: string) => {
+    runIds.current.add(runId)
+    setChat((current) => {
+      if (!current || current.messages.some((message) => message.runId === runId)) return current
+      return { ...current, messages: [...current.messages, streamingMessage(runId, new Date().toISOString())] }
+    })
+  }, [])
+
+  const appendLocalUserMessage = useCallback((text: string) => {
+    const message: ChatMessageView = { id: `local-${Date.now()}`, role: 'user', text, createdAt: new Date().toISOString() }
+    setChat((current) => (current ? { ...current, messages: [...current.messages, message] } : current))
+  }, [])
+
+  const send = useCallback(
+    async (draft: Draft) => {
+      const id = chatIdRef.current
+      if (!id) return false
+      appendLocalUserMessage(draft.text)
+      try {
+        const { runId } = await api.sendMessage({
+          chatId: id,
+          text: draft.text,
+          attachments: draft.attachments.length ? draft.attachments : undefined,
+          skill: draft.skill ?? undefined,
+          tables: draft.tables.length ? draft.tables : undefined
+        })
+        startedRun(runId)
+        return true
+      } catch (error) {
+        notify('error', messageOf(error))
+        void reload()
+        return false
+      }
+    },
+    [api, appendLocalUserMessage, notify, reload, startedRun]
+  )
+
+  const activeRunId = chat ? findActiveRun(chat.messages) : null
+
+  const stop = useCallback(async () => {
+    if (!activeRunId) return
+    try {
+      await api.stopRun({ runId: activeRunId })
+    } catch (error) {
+      notify('error', `Could not stop the run: ${messageOf(error)}`)
+    }
+  }, [activeRunId, api, notify])
+
+  const runAction = useCallback(
+    async (action: () => Promise<{ runId: string }>, what: string) => {
+      try {
+        const { runId } = await action()
+        startedRun(runId)
+      } catch (error) {
+        notify('error', `${what}: ${messageOf(error)}`)
+      }
+    },
+    [notify, startedRun]
+  )
+
+  const regenerate = useCallback(async () => {
+    const id = chatIdRef.current
+    if (!id) return
+    setChat((current) => {
+      if (!current) return current
+      const messages = [...current.messages]
+      while (messages.length && messages[messages.length - 1].role === 'assistant') messages.pop()
+      return { ...current, messages }
+    })
+    await runAction(() => api.regenerate({ chatId: id }), 'Could not regenerate')
+  }, [api, runAction])
+
+  const editAndResend = useCallback(
+    async (messageId: string, text: string) => {
+      const id = chatIdRef.current
+      if (!id) return
+      setChat((current) => {
+        if (!current) return current
+        const index = current.messages.findIndex((message) => message.id === messageId)
+        if (index < 0) return current
+        const local: ChatMessageView = { id: `local-${Date.now()}`, role: 'user', text, createdAt: new Date().toISOString() }
+        return { ...current, messages: [...current.messages.slice(0, index), local] }
+      })
+      await runAction(() => api.editAndResend({ chatId: id, messageId, text }), 'Could not resend')
+    },
+    [api, runAction]
+  )
+
+  const answerClarification = useCallback(
+    async (answer: string) => {
+      const id = chatIdRef.current
+      if (!id) return
+      appendLocalUserMessage(answer)
+      await runAction(() => api.answerClarification({ chatId: id, answer }), 'Could not send the answer')
+    },
+    [api, appendLocalUserMessage, runAction]
+  )
+
+  const fork = useCallback(
+    async (messageId: string, selection: string) => {
+      const id = chatIdRef.current
+      if (!id) return
+      try {
+        const forked = await api.forkChat({ chatId: id, messageId, selection })
+        await refreshChats()
+        selectChat(forked.id)
+        notify('info', 'Forked: the new chat focuses on the selected text.')
+      } catch (error) {
+        notify('error', `Could not fork: ${messageOf(error)}`)
+      }
+    },
+    [api, notify, refreshChats, selectChat]
+  )
+
+  return { chat, loading, activeRunId, send, stop, regenerate, editAndResend, answerClarification, fork }
+}

@@ -1,0 +1,19 @@
+import type { GlassboxApi } from '../../../shared/api'
+import { createWebTransport, takeTokenFromUrl } from './web-transport'
+
+/** The API the UI uses, whichever way it travels, plus the native pickers when the desktop app offers them. */
+export interface Transport {
+  api: GlassboxApi
+  kind: 'ipc' | 'web'
+  pickFolder?: () => Promise<string | null>
+  pickFiles?: () => Promise<string[]>
+}
+
+/** IPC when the desktop preload is there, otherwise web mode with the page's token; null without a token. */
+export function connectTransport(): Transport | null {
+  const bridge = window.glassbox
+  if (bridge) return { api: bridge, kind: 'ipc', pickFolder: () => bridge.pickFolder(), pickFiles: () => bridge.pickFiles() }
+  const token = takeTokenFromUrl()
+  if (!token) return null
+  return { api: createWebTransport(token), kind: 'web' }
+}
