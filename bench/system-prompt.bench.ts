@@ -1,0 +1,28 @@
+import type { MemoryItem } from '../src/shared/prompt'
+import { loadProject } from '../src/main/project/load'
+import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
+import { DEFAULT_TOOL_NAMES } from '../src/main/prompt/system/tool-names'
+import { NAO_EXAMPLE } from '../test/support/fixtures'
+import { measure, type Figure } from './harness'
+
+// Warm assembly of the nao example's system prompt, as a chat turn does it: same project snapshot, the clock
+// moving on, a couple of memories.
+
+const MEMORIES: MemoryItem[] = [
+  { id: 1, category: 'global_rule', content: 'Always show revenue in EUR.', tokens: 7, chatId: null, createdAt: '2026-11-01T10:00:00.000Z' },
+  { id: 2, category: 'personal_fact', content: 'The user is on the growth team.', tokens: 8, chatId: null, createdAt: '2026-11-02T10:00:00.000Z' }
+]
+
+export async function* figures(): AsyncGenerator<Figure> {
+  const project = await loadProject(NAO_EXAMPLE)
+  const assemble = () =>
+    assembleSystemPrompt({
+      project,
+      memory: { included: MEMORIES, droppedCount: 0 },
+      now: new Date(),
+      timezone: 'Europe/Paris',
+      testMode: false,
+      tools: [...DEFAULT_TOOL_NAMES]
+    })
+  yield await measure('system-prompt/nao-example', assemble, { n: 2000, warmup: 20 })
+}

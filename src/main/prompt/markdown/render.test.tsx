@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest'
+import { countTokens } from '../tokens'
+import { h, Fragment } from './jsx-runtime'
+import { Block, List, ListItem, Quote, Rendered, Section, Span, Title } from './components'
+import { MarkdownRenderError, renderLocated, renderToMarkdown, renderWithSections } from './render'
+
+// The section map (ranges, owners, token counts) and error paths.
+
+function slices(node: Parameters<typeof renderWithSections>[0]): Record<string, string> {
+  const { text, sections } = renderWithSections(node)
+  return Object.fromEntries(sections.map((section) => [section.id, text.slice(section.start, section.end)]))
+}
+
+describe('section map', () => {
+  it('locates a section by its character range in the output', () => {
+    const result = renderWithSections(
+      <Block>
+        {'intro'}
+        <Section id="persona" title="Persona" sources={[]}>
+          <Title>Persona</Title>
+        </Section>
+      </Block>
+    )
+    expect(result.text).toBe('intro\n\n## Persona')
+    expect(result.sections).toEqual([
+      { id: 'persona', title: 'Persona', component: 'Section', sources: [], start: 7, end: 17, tokens: countTokens('## Persona') }
+    ])
+  })
+
+  it('names the nearest enclosing component as the producer', () => {
+    const Persona = () => <Section id="persona" title="Persona" sources={[]}>text</Section>
+    expect(renderWithSections(<Block><Persona /></Block>).sections[0].component).toBe('Persona')
+  })
+
+  it('keeps an explicit component name', () => {
+    const { sections } = renderWithSections(<Section id="a" title="A" component="Custom" sources={['RULES.md']}>x</Section>)
+    expect(sections[0]).toMatchObject({ component: 'Custom', sources: ['RULES.md'] })
+  })
+
+  it('leaves no entry for a section that renders nothing', () => {
+    expect(renderWithSections(<Block>{'a'}<Section id="empty" title="Empty" sources={[]}>{null}</Section></Block>).sections).toEqual([])
+  })
+
+  it('lists nested sections after their parent, both located exactly', () => {
+    const node = (
+      <Section id="memory" title="Memory" sources={[]}>
+        <Block>
+          <Title>Memory</Title>
+          <List>
+            <ListItem>
+              <Section id="memory.1" title="m1" sources={['memory#1']}>Use EUR.</Section>
+            </ListItem>
+          </List>
+        </Block>
+      </Section>
+    )
+    expect(slices(node)).toEqual({ memory: '## Memory\n\n- Use EUR.', 'memory.1': 'Use EUR.' })
+  })
+
+  it('shifts sections past separators of earlier siblings', () => {
+    const node = (
+      <Block separator={'\n\n---\n\n'}>
+        <Section id="a" title="A" sources={[]}>first</Section>
+        <Section id="b" title="B" sources={[]}>second</Section>
+      </Block>
+    )
+    expect(renderLocated(node).sections.map((section) => [section.start, section.end])).toEqual([
+      [0, 5],
+      [12, 18]
+    ])
+  })
+
+  it('moves sections inside indented lines with their text', () => {
+    const node = (
+      <Block separator={'\n'} indent={'\t'}>
+        {'line one'}
+        <Section id="s" title="S" sources={[]}>{'two\nthree'}</Section>
+      </Block>
+    )
+    const { text, sections } = renderLocated(node)
+    expect(text).toBe('\tline one\n\ttwo\n\tthree')
+    expect(text.slice(sections[0].start, sections[0].end)).toBe('two\n\tthree')
+  })
+
+  it('moves sections inside a quote with their text', () => {
+    expect(slices(<Quote>{'a'}<Section id="s" title="S" sources={[]}>b</Section></Quote>)).toEqual({ s: 'b' })
+  })
+
+  it('moves sections past a block prefix', () => {
+    expect(slices(<Block prefix="Note: "><Section id="s" title="S" sources={[]}>b</Section></Block>)).toEqual({ s: 'b' })
+  })
+
+  it('counts tokens of exactly the section text', () => {
+    const { sections } = renderWithSections(<Span>{'prefix '}<Section id="s" title="S" sources={[]}>Revenue by month</Section></Span>)
+    expect(sections[0].tokens).toBe(countTokens('Revenue by month'))
+  })
+
+  it('inserts pre-rendered text as-is, keeping its sections', () => {
+    const inner = renderLocated(<Section id="base" title="Base" sources={[]}>{'**kept** <as> is'}</Section>)
+    const outer = renderWithSections(<Block>{'head'}<Rendered result={inner} /></Block>)
+    expect(outer.text).toBe('head\n\n**kept** <as> is')
+    expect(outer.text.slice(outer.sections[0].start, outer.sections[0].end)).toBe('**kept** <as> is')
+  })
+
+  it('renders the same tree to byte-identical output twice', () => {
+    const tree = () => (
+      <Block>
+        <Title>T</Title>
+        <Section id="x" title="X" sources={['a.md']}>
+          <List>
+            <ListItem>1</ListItem>
+          </List>
+        </Section>
+      </Block>
+    )
+    expect(renderWithSections(tree())).toEqual(renderWithSections(tree()))
+  })
+})
+
+describe('errors', () => {
+  it('carry the element path, leaving out layout primitives', () => {
+    const SqlRules = () => <Block><Title level={0}>SQL</Title></Block>
+    const SystemPrompt = () => <Block><SqlRules /></Block>
+    expect(() => renderToMarkdown(<SystemPrompt />)).toThrow(
+      'Title: level must be an integer from 1 to 6, got 0 (at SystemPrompt > SqlRules > Title)'
+    )
+  })
+
+  it('are MarkdownRenderErrors with the full path', () => {
+    const Broken = (): string => {
+      throw new Error('no data')
+    }
+    try {
+      renderToMarkdown(<Block><Broken /></Block>)
+      expect.unreachable()
+    } catch (error) {
+      expect(error).toBeInstanceOf(MarkdownRenderError)
+      if (error instanceof MarkdownRenderError) expect(error.elementPath).toEqual(['Block', 'Broken'])
+    }
+  })
+
+  it('name a component whose items a List looked into', () => {
+    const Rules = () => <ListItem><Title level={9}>x</Title></ListItem>
+    const Prompt = () => <List><Rules /></List>
+    expect(() => renderToMarkdown(<Prompt />)).toThrow('(at Prompt > Rules > Title)')
+  })
+
+  it('name a component inside a fragment', () => {
+    const Inner = () => <Title level={8}>x</Title>
+    expect(() => renderToMarkdown(<><Inner /></>)).toThrow('(at Inner > Title)')
+  })
+})
