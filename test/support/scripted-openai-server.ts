@@ -199,7 +199,11 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     const content = contentOf(turn)
     for (const piece of split(content, size)) await send({ content: piece })
 
-    if (turn.fault === 'disconnect') return void res.destroy()
+    if (turn.fault === 'disconnect') {
+      // Let the streamed part reach the client before the socket goes away.
+      await wait(30)
+      return void res.destroy()
+    }
     if (turn.fault === 'malformed-chunk') {
       res.write('data: {"id": "broken", "choices": [{"delta": {"content": "oops"\n\n')
       return void res.end()
