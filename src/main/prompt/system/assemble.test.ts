@@ -1,0 +1,295 @@
+import { describe, expect, it } from 'vitest'
+import type { ProjectSnapshot } from '../../project/types'
+import { NAO_EXAMPLE } from '../../../../test/support/fixtures'
+import { assembleSystemPrompt, type SystemPromptInput, type SystemPromptResult } from './assemble'
+import { makeMemory, makeProject, readProjectByHand } from './test-support'
+import { DEFAULT_TOOL_NAMES, toolNamesFor } from './tool-names'
+
+// `GLASSBOX_PRINT_PROMPTS=1 npx vitest run src/main/prompt/system` prints the prompts these tests build.
+const PRINT = process.env.GLASSBOX_PRINT_PROMPTS === '1'
+
+const NOW = new Date('2026-11-29T23:30:00Z')
+
+function input(fields: Partial<SystemPromptInput> = {}): SystemPromptInput {
+  return {
+    project: makeProject(),
+    memory: { included: [], droppedCount: 0 },
+    now: NOW,
+    timezone: 'UTC',
+    testMode: false,
+    tools: [...DEFAULT_TOOL_NAMES],
+    ...fields
+  }
+}
+
+function assemble(fields: Partial<SystemPromptInput> = {}): SystemPromptResult {
+  const result = assembleSystemPrompt(input(fields))
+  if (PRINT) console.log(`----- ${result.overrideMode} -----\n${result.text}\n`)
+  return result
+}
+
+function ids(result: SystemPromptResult): string[] {
+  return result.sections.map((section) => section.id)
+}
+
+function sliceOf(result: SystemPromptResult, id: string): string {
+  const section = result.sections.find((candidate) => candidate.id === id)
+  if (!section) throw new Error(`no section ${id} in ${ids(result).join(', ')}`)
+  return result.text.slice(section.start, section.end)
+}
+
+const override = (text: string) => ({ source: 'agent/prompts/system.md', text })
+
+describe('default prompt', () => {
+  it('has the fixed sections in order, and no context sections for an empty project', () => {
+    expect(ids(assemble())).toEqual([
+      'instructions',
+      'context-structure',
+      'persona',
+      'tool-calls',
+      'sql-rules',
+      'chart-rules',
+      'citation-rules',
+      'formatting-rules'
+    ])
+  })
+
+  it('starts with the instructions and separates sections with a blank line', () => {
+    const result = assemble()
+    expect(result.text.startsWith('# Instructions\n\n')).toBe(true)
+    expect(result.text).toContain('\n\n## Persona\n\n')
+    expect(result.overrideMode).toBe('default')
+  })
+
+  it('adds every context section, in order, separated by rules', () => {
+    const project = makeProject({
+      rules: { source: 'RULES.md', text: 'Use EUR.' },
+      connections: [{ type: 'duckdb', database: 'shop' }],
+      skills: [{ name: 'revenue', description: 'd', location: 'agent/skills/revenue.md', body: 'b' }]
+    })
+    const result = assemble({ project, memory: { included: [makeMemory(7, 'global_rule', 'Round to 2 decimals.')], droppedCount: 0 } })
+    expect(ids(result).slice(-6)).toEqual(['user-rules', 'connections', 'skills', 'skills.revenue', 'memory', 'memory.7'])
+    expect(result.text).toContain('Use EUR.\n\n---\n\n## Current User Connections\n\n- duckdb: shop\n\n---\n\n## Skills')
+  })
+
+  it('registers sources for context sections', () => {
+    const project = makeProject({ rules: { source: 'RULES.md', text: 'Use EUR.' }, connections: [{ type: 'duckdb', database: 'shop' }] })
+    const result = assemble({ project, memory: { included: [makeMemory(7, 'global_rule', 'x')], droppedCount: 0 } })
+    const sources = Object.fromEntries(result.sections.map((section) => [section.id, section.sources]))
+    expect(sources['user-rules']).toEqual(['RULES.md'])
+    expect(sources['sql-rules.duckdb']).toEqual(['databases/type=duckdb/database=shop/'])
+    expect(sources['memory.7']).toEqual(['memory#7'])
+  })
+
+  it('leaves out the chart rules when there is no chart tool', () => {
+    expect(ids(assemble({ tools: ['execute_sql', 'read'] }))).not.toContain('chart-rules')
+  })
+
+  it('gives each section its token count and exact range', () => {
+    const result = assemble()
+    for (const section of result.sections) {
+      expect(section.tokens).toBeGreaterThan(0)
+      expect(result.text.slice(section.start, section.end)).toMatch(/^#/)
+    }
+  })
+
+  it('states the date in the user time zone', () => {
+    expect(assemble({ timezone: 'Europe/Paris' }).text).toContain("Today's date is **Monday, November 30, 2026** (Europe/Paris).")
+    expect(assemble({ timezone: 'America/New_York' }).text).toContain("Today's date is **Sunday, November 29, 2026** (America/New_York).")
+  })
+
+  it('falls back to UTC for an unknown time zone and says so', () => {
+    const result = assemble({ timezone: 'Mars/Olympus' })
+    expect(result.text).toContain('**Sunday, November 29, 2026** (UTC)')
+    expect(result.diagnostics).toEqual([{ file: 'timezone', problem: `Unknown time zone "Mars/Olympus"; today's date is given in UTC.` }])
+  })
+
+  it('uses a trimmed skills list when given one', () => {
+    const skills = [
+      { name: 'a', description: '', location: 'agent/skills/a.md', body: '' },
+      { name: 'b', description: '', location: 'agent/skills/b.md', body: '' }
+    ]
+    const project = makeProject({ skills })
+    expect(assemble({ project }).text).toContain('### Skill: b')
+    expect(assemble({ project, skills: skills.slice(0, 1) }).text).not.toContain('### Skill: b')
+  })
+})
+
+describe('test mode', () => {
+  it('differs from normal mode only by the clarification rule', () => {
+    const normal = assemble().text
+    const test = assemble({ testMode: true, tools: toolNamesFor(true) }).text
+    const clarification = normal.split('\n').filter((line) => line.includes('clarification'))
+    expect(clarification).toHaveLength(1)
+    expect(test).toBe(normal.replace('\n' + clarification[0], ''))
+  })
+})
+
+describe('determinism and cache', () => {
+  it('gives byte-identical output for the same input', () => {
+    const project = readProjectByHand(NAO_EXAMPLE)
+    const first = assembleSystemPrompt(input({ project }))
+    const rebuilt = assembleSystemPrompt(input({ project: readProjectByHand(NAO_EXAMPLE) }))
+    expect(rebuilt.text).toBe(first.text)
+    expect(rebuilt.sections).toEqual(first.sections)
+  })
+
+  it('sees a new snapshot version of the same project object', () => {
+    const project: ProjectSnapshot = makeProject({ rules: { source: 'RULES.md', text: 'Old rule.' } })
+    expect(assemble({ project }).text).toContain('Old rule.')
+    project.rules = { source: 'RULES.md', text: 'New rule.' }
+    project.version += 1
+    expect(assemble({ project }).text).toContain('New rule.')
+  })
+
+  it('keys the cache on memory content, not only ids', () => {
+    const memory = (content: string) => ({ included: [makeMemory(1, 'global_rule', content)], droppedCount: 0 })
+    const project = makeProject()
+    expect(assemble({ project, memory: memory('Use EUR.') }).text).toContain('Use EUR.')
+    expect(assemble({ project, memory: memory('Use USD.') }).text).toContain('Use USD.')
+  })
+
+  it('hands out copies that callers may change', () => {
+    const project = makeProject()
+    assemble({ project }).sections.pop()
+    expect(ids(assemble({ project }))).toContain('formatting-rules')
+  })
+})
+
+describe('runtime override', () => {
+  it('uses the given prompt verbatim and skips everything else', () => {
+    const project = makeProject({ systemOverride: override('Project prompt') })
+    const result = assemble({ project, runtimeOverride: 'Audit the context.\n', channel: 'slack', forkSelection: 'x' })
+    expect(result.text).toBe('Audit the context.\n')
+    expect(result.overrideMode).toBe('runtime')
+    expect(result.sections).toMatchObject([{ id: 'runtime', component: 'RuntimeOverride', start: 0, end: 19 }])
+  })
+
+  it('is ignored when blank', () => {
+    expect(assemble({ runtimeOverride: '   ' }).overrideMode).toBe('default')
+  })
+})
+
+describe('project override', () => {
+  it('replaces the prompt when it has no placeholder', () => {
+    const result = assemble({ project: makeProject({ systemOverride: override('You are a SQL bot.') }) })
+    expect(result.text).toBe('You are a SQL bot.')
+    expect(result.overrideMode).toBe('replaced')
+    expect(result.sections).toMatchObject([{ id: 'prompt-override', sources: ['agent/prompts/system.md'], start: 0, end: 18 }])
+  })
+
+  it.each(['{{nao_prompt}}', '{{ nao_prompt }}', '{{   nao_prompt}}'])('injects the default prompt at %s', (placeholder) => {
+    const base = assemble().text
+    const result = assemble({ project: makeProject({ systemOverride: override(`ACME header\n\n${placeholder}\n\nACME footer`) }) })
+    expect(result.overrideMode).toBe('wrapped')
+    expect(result.text).toBe(`ACME header\n\n${base}\n\nACME footer`)
+  })
+
+  it('shifts the section map of a wrapped prompt', () => {
+    const result = assemble({ project: makeProject({ systemOverride: override('Header\n\n{{ nao_prompt }}') }) })
+    expect(ids(result)[0]).toBe('prompt-override')
+    expect(sliceOf(result, 'persona').startsWith('## Persona')).toBe(true)
+    expect(sliceOf(result, 'instructions').startsWith('# Instructions')).toBe(true)
+  })
+
+  it('injects every occurrence and keeps section ids unique', () => {
+    const result = assemble({ project: makeProject({ systemOverride: override('{{nao_prompt}}\n{{nao_prompt}}') }) })
+    expect(ids(result)).toContain('persona~2')
+    expect(sliceOf(result, 'persona~2')).toBe(sliceOf(result, 'persona'))
+  })
+
+  it('injects one section for {{ nao_prompt.<id> }}', () => {
+    const result = assemble({ project: makeProject({ systemOverride: override('Be brief.\n\n{{ nao_prompt.sql-rules }}') }) })
+    expect(result.overrideMode).toBe('wrapped')
+    expect(result.text.startsWith('Be brief.\n\n## SQL Query Rules\n\n- When a query fails')).toBe(true)
+    expect(result.text).not.toContain('# Instructions')
+    expect(sliceOf(result, 'sql-rules').startsWith('## SQL Query Rules')).toBe(true)
+  })
+
+  it('injects a sub-section by its dotted id', () => {
+    const project = makeProject({
+      connections: [{ type: 'duckdb', database: 'shop' }],
+      systemOverride: override('{{nao_prompt.sql-rules.duckdb}}')
+    })
+    expect(assemble({ project }).text.startsWith('- **DuckDB dialect** (shop):')).toBe(true)
+  })
+
+  it('removes an unknown section placeholder and reports it', () => {
+    const result = assemble({ project: makeProject({ systemOverride: override('A {{ nao_prompt.nope }}B') }) })
+    expect(result.text).toBe('A B')
+    expect(result.diagnostics).toHaveLength(1)
+    expect(result.diagnostics[0].file).toBe('agent/prompts/system.md')
+    expect(result.diagnostics[0].problem).toMatch(/^Unknown section "nope" in \{\{ nao_prompt\.nope \}\}; the placeholder was removed\. Known sections: instructions, /)
+  })
+
+  it('treats a blank override as absent', () => {
+    expect(assemble({ project: makeProject({ systemOverride: override('  \n ') }) }).overrideMode).toBe('default')
+  })
+
+  it('prefers the channel file, then system.md', () => {
+    const project = makeProject({
+      systemOverride: override('System file.'),
+      channelOverrides: { slack: { source: 'agent/prompts/slack.md', text: 'Slack file.' } }
+    })
+    expect(assemble({ project, channel: 'Slack' }).text).toBe('Slack file.')
+    expect(assemble({ project, channel: 'teams' }).text).toBe('System file.')
+    expect(assemble({ project }).text).toBe('System file.')
+  })
+
+  it('ignores channel files when there is no channel', () => {
+    const project = makeProject({ channelOverrides: { slack: { source: 'agent/prompts/slack.md', text: 'Slack file.' } } })
+    expect(assemble({ project }).overrideMode).toBe('default')
+  })
+})
+
+describe('wrappers', () => {
+  it('appends plain-text, conclusion-first rules for WhatsApp', () => {
+    const result = assemble({ channel: 'whatsapp' })
+    const whatsapp = sliceOf(result, 'channel')
+    expect(whatsapp.startsWith('# WhatsApp Replies\n\nYou are answering on WhatsApp, which shows plain text only.')).toBe(true)
+    expect(whatsapp).toContain('- **Conclusion first**: the answer or the key number on the first line')
+    expect(result.text.startsWith(assemble().text + '\n\n# WhatsApp Replies')).toBe(true)
+  })
+
+  it('appends the plan, silent execution, output flow for other channels', () => {
+    const flow = sliceOf(assemble({ channel: 'slack' }), 'channel')
+    expect(flow).toContain('# Replying in Slack')
+    expect(flow).toContain('1. **Plan**')
+    expect(flow).toContain('2. **Execute silently**')
+    expect(flow).toContain('3. **Output**')
+  })
+
+  it('inserts the base prompt as-is inside the channel wrapper', () => {
+    const base = assemble({ project: makeProject({ rules: { source: 'RULES.md', text: 'a < b & "c"' } }) })
+    const wrapped = assemble({ project: makeProject({ rules: { source: 'RULES.md', text: 'a < b & "c"' } }), channel: 'telegram' })
+    expect(wrapped.text.startsWith(base.text)).toBe(true)
+    expect(sliceOf(wrapped, 'user-rules')).toBe(sliceOf(base, 'user-rules'))
+  })
+
+  it('quotes the fork selection and asks to focus on it', () => {
+    const result = assemble({ forkSelection: 'Revenue fell 12%\nin March.' })
+    expect(sliceOf(result, 'fork-selection')).toBe(
+      '## Selection Context\n\nThis chat was forked from an earlier conversation. The user selected the passage below: focus on it, and use the rest of the earlier conversation only as background.\n\n> Revenue fell 12%\n> in March.'
+    )
+  })
+
+  it('puts the fork wrapper around the channel wrapper', () => {
+    const text = assemble({ channel: 'slack', forkSelection: 'x' }).text
+    expect(text.indexOf('# Replying in Slack')).toBeLessThan(text.indexOf('## Selection Context'))
+  })
+
+  it('injects the wrapped prompt into a project override', () => {
+    const project = makeProject({ systemOverride: override('ACME\n\n{{nao_prompt}}') })
+    expect(assemble({ project, channel: 'whatsapp' }).text).toBe('ACME\n\n' + assemble({ channel: 'whatsapp' }).text)
+  })
+})
+
+describe('the nao example', () => {
+  it('renders its rules, its DuckDB connection and dialect, and its docs folder', () => {
+    const result = assemble({ project: readProjectByHand(NAO_EXAMPLE) })
+    expect(result.text).toContain('## User Rules\n\nWe are a company that has jaffle shop')
+    expect(result.text).toContain('- duckdb: jaffle_shop')
+    expect(ids(result)).toContain('sql-rules.duckdb')
+    expect(result.text).toContain('- **docs/**: ')
+  })
+})

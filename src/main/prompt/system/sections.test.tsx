@@ -1,0 +1,259 @@
+import { describe, expect, it } from 'vitest'
+import { h } from '../markdown/jsx-runtime'
+import { renderToMarkdown } from '../markdown/render'
+import { ChartRules, FormattingRules, ToolCalls } from './behaviour'
+import { ContextStructure } from './context-structure'
+import { Connections, Memory, Skills, UserRules } from './context-sections'
+import { Instructions } from './instructions'
+import { SqlQueryRules } from './sql-rules'
+import { makeMemory, makeProject } from './test-support'
+
+// Each section on its own: when it appears, and its exact text where the wording matters.
+
+const noFolders = { databases: false, docs: false, semantics: false, repos: false, queries: false }
+
+describe('Instructions', () => {
+  it('states the role, the date in bold with its time zone, and where the context lives', () => {
+    expect(renderToMarkdown(<Instructions date="Sunday, November 29, 2026" timezone="UTC" />)).toBe(
+      [
+        '# Instructions',
+        '',
+        "You are Glassbox, an expert data analyst working on the user's local data project.",
+        "Today's date is **Sunday, November 29, 2026** (UTC).",
+        'All the context you have (table metadata, documentation, rules and skills) is stored as files in the project folder.',
+        'Read the relevant files before you query any data: they tell you which tables exist, what their columns mean and how the user wants questions answered.'
+      ].join('\n')
+    )
+  })
+})
+
+describe('ContextStructure', () => {
+  it('says so when the project has no context yet', () => {
+    expect(renderToMarkdown(<ContextStructure project={makeProject()} />)).toBe(
+      '## How Glassbox Works\n\nThe project folder has no context files yet: rely on what the user tells you and say what is missing.'
+    )
+  })
+
+  it('has one bullet per top-level part that exists', () => {
+    const project = makeProject({ contextFolders: { ...noFolders, docs: true, semantics: true } })
+    expect(renderToMarkdown(<ContextStructure project={project} />)).toBe(
+      [
+        '## How Glassbox Works',
+        '',
+        'The project folder is organised like this:',
+        '',
+        '- **docs/**: free documentation: business definitions, processes, notes exported from wikis.',
+        '- **semantics/**: metric and entity definitions; compute a metric the way it is defined there.'
+      ].join('\n')
+    )
+  })
+
+  it('mentions RULES.md only when it exists', () => {
+    const withRules = makeProject({ rules: { source: 'RULES.md', text: 'Use EUR.' } })
+    expect(renderToMarkdown(<ContextStructure project={withRules} />)).toContain('- **RULES.md**: ')
+    expect(renderToMarkdown(<ContextStructure project={makeProject()} />)).not.toContain('RULES.md')
+  })
+
+  it('explains the databases path and each per-table file', () => {
+    const text = renderToMarkdown(<ContextStructure project={makeProject({ contextFolders: { ...noFolders, databases: true } })} />)
+    expect(text).toContain('`databases/type=<engine>/database=<database>/schema=<schema>/table=<table>/`')
+    expect(text).toContain('\t- `columns.md`: the column names and types. Read it before writing SQL on the table; never guess a column name.')
+    expect(text).toContain('never infer distributions, totals or ranges from it.')
+    expect(text).toContain('\t- `description.md`: ')
+    expect(text).toContain('When they disagree with any other file, annotations.md wins.')
+  })
+
+  it('describes indexes.md only when some table has one', () => {
+    const table = { type: 'clickhouse', database: 'events', schema: 'default', table: 'hits', dir: 'databases/x', files: ['columns.md', 'indexes.md'] }
+    expect(renderToMarkdown(<ContextStructure project={makeProject({ tables: [table] })} />)).toContain('`indexes.md`')
+    expect(renderToMarkdown(<ContextStructure project={makeProject({ contextFolders: { ...noFolders, databases: true } })} />)).not.toContain('indexes.md')
+  })
+
+  it('takes another product name for reuse', () => {
+    expect(renderToMarkdown(<ContextStructure project={makeProject()} productName="the Audit" />)).toMatch(/^## How the Audit Works/)
+  })
+})
+
+describe('ToolCalls', () => {
+  const tools = ['execute_sql', 'clarification']
+
+  it('asks for parallel calls and SQL whenever SQL can answer', () => {
+    const text = renderToMarkdown(<ToolCalls tools={tools} testMode={false} />)
+    expect(text).toContain('make them in parallel')
+    expect(text).toContain('Whenever SQL can answer the question, run the query with `execute_sql`')
+  })
+
+  it('includes the clarification rule outside test mode', () => {
+    expect(renderToMarkdown(<ToolCalls tools={tools} testMode={false} />)).toContain('ask with the **clarification** tool, never in plain text')
+  })
+
+  it('drops the clarification rule in test mode', () => {
+    expect(renderToMarkdown(<ToolCalls tools={tools} testMode={true} />)).not.toContain('clarification')
+  })
+
+  it('drops the clarification rule when the run has no clarification tool', () => {
+    expect(renderToMarkdown(<ToolCalls tools={['execute_sql']} testMode={false} />)).not.toContain('clarification')
+  })
+})
+
+describe('SqlQueryRules', () => {
+  const render = (...types: string[]) =>
+    renderToMarkdown(<SqlQueryRules connections={types.map((type, index) => ({ type, database: `db${index}` }))} />)
+
+  it('has the general rules and no dialect without connections', () => {
+    const text = render()
+    expect(text).toContain('When a query fails, fix it and run it again')
+    expect(text).toContain('LIMIT (or TOP) caps how many rows are returned, not how many exist.')
+    expect(text).toContain('must come from queries run in this conversation')
+    expect(text).not.toContain('dialect')
+  })
+
+  it('adds DuckDB rules as a labelled sub-list', () => {
+    expect(render('duckdb')).toContain('- **DuckDB dialect** (db0):\n\t- Quote identifiers with double quotes')
+  })
+
+  it('matches connection types case-insensitively', () => {
+    expect(render('SQLite')).toContain('**SQLite dialect**')
+  })
+
+  it('adds T-SQL rules for mssql and fabric once, naming both databases', () => {
+    const text = render('mssql', 'fabric')
+    expect(text.match(/\*\*T-SQL dialect\*\*/g)).toHaveLength(1)
+    expect(text).toContain('**T-SQL dialect** (db0, db1):')
+    expect(text).toContain('`SELECT TOP n`, not LIMIT')
+  })
+
+  it.each([
+    ['bigquery', 'SAFE_DIVIDE'],
+    ['mysql', 'IFNULL'],
+    ['redshift', 'ROW_NUMBER()'],
+    ['clickhouse', 'indexes.md'],
+    ['postgres', 'DISTINCT ON'],
+    ['snowflake', 'QUALIFY'],
+    ['sqlite', 'julianday'],
+    ['duckdb', 'GROUP BY ALL']
+  ])('adds %s rules (mentioning %s) only for its connections', (type, marker) => {
+    expect(render(type)).toContain(marker)
+    expect(render()).not.toContain(marker)
+  })
+
+  it('orders dialects the same whatever the connection order', () => {
+    for (const text of [render('sqlite', 'duckdb'), render('duckdb', 'sqlite')]) {
+      expect(text.indexOf('**DuckDB dialect**')).toBeLessThan(text.indexOf('**SQLite dialect**'))
+    }
+  })
+})
+
+describe('ChartRules and FormattingRules', () => {
+  it('chart rules point at execute_sql results by query_id', () => {
+    expect(renderToMarkdown(<ChartRules />)).toContain('passing its `query_id`')
+  })
+
+  it('formatting rules ask for KaTeX dollar delimiters', () => {
+    expect(renderToMarkdown(<FormattingRules />)).toBe(
+      '## Formatting Rules\n\n- Write math with KaTeX: **$...$** inline and **$$...$$** for a display block. Do not use \\(...\\) or \\[...\\]: they are not rendered.'
+    )
+  })
+})
+
+describe('UserRules', () => {
+  it('quotes RULES.md verbatim under its title', () => {
+    expect(renderToMarkdown(<UserRules rules={{ source: 'RULES.md', text: 'Use **EUR**.\n\n- never guess' }} />)).toBe(
+      '## User Rules\n\nUse **EUR**.\n\n- never guess'
+    )
+  })
+
+  it('renders nothing without RULES.md', () => {
+    expect(renderToMarkdown(<UserRules rules={null} />)).toBe('')
+  })
+
+  it('renders nothing for a blank RULES.md', () => {
+    expect(renderToMarkdown(<UserRules rules={{ source: 'RULES.md', text: '  \n' }} />)).toBe('')
+  })
+})
+
+describe('Connections', () => {
+  it('lists one item per connection and marks the ones that cannot run offline', () => {
+    const connections = [
+      { type: 'duckdb', database: 'jaffle_shop' },
+      { type: 'postgres', database: 'analytics' }
+    ]
+    expect(renderToMarkdown(<Connections connections={connections} />)).toBe(
+      [
+        '## Current User Connections',
+        '',
+        '- duckdb: jaffle_shop',
+        '- postgres: analytics (metadata only: SQL cannot run on it offline; answer from its files or say so)'
+      ].join('\n')
+    )
+  })
+
+  it('renders nothing without connections', () => {
+    expect(renderToMarkdown(<Connections connections={[]} />)).toBe('')
+  })
+})
+
+describe('Skills', () => {
+  const skill = { name: 'revenue', description: 'How revenue is computed.', location: 'agent/skills/revenue.md', body: 'SECRET BODY' }
+
+  it('lists name, description and location', () => {
+    expect(renderToMarkdown(<Skills skills={[skill]} />)).toBe(
+      [
+        '## Skills',
+        '',
+        'Skills are playbooks the user wrote for recurring questions. When one fits the request, read its file with `read` before you start.',
+        '',
+        '### Skill: revenue',
+        '**Description:** How revenue is computed.',
+        '**Location:** `agent/skills/revenue.md`'
+      ].join('\n')
+    )
+  })
+
+  it('never includes the body', () => {
+    expect(renderToMarkdown(<Skills skills={[skill]} />)).not.toContain('SECRET BODY')
+  })
+
+  it('says when a skill has no description', () => {
+    expect(renderToMarkdown(<Skills skills={[{ ...skill, description: '' }]} />)).toContain('**Description:** none given.')
+  })
+
+  it('renders nothing without skills', () => {
+    expect(renderToMarkdown(<Skills skills={[]} />)).toBe('')
+  })
+})
+
+describe('Memory', () => {
+  const rule = makeMemory(1, 'global_rule', 'Always show revenue in EUR.')
+  const fact = makeMemory(2, 'personal_fact', 'The user is on the growth team.')
+  const lead =
+    'These memories were established in earlier conversations with the user. When the user now says something different, the newer instruction wins.'
+
+  it('groups memories under Global User Rules and User Profile', () => {
+    expect(renderToMarkdown(<Memory included={[fact, rule]} droppedCount={0} />)).toBe(
+      ['## Memory', '', lead, '', '### Global User Rules', '', '- Always show revenue in EUR.', '', '### User Profile', '', '- The user is on the growth team.'].join('\n')
+    )
+  })
+
+  it('leaves out an empty category', () => {
+    expect(renderToMarkdown(<Memory included={[rule]} droppedCount={0} />)).not.toContain('User Profile')
+  })
+
+  it('says how many memories were left out', () => {
+    expect(renderToMarkdown(<Memory included={[rule]} droppedCount={3} />)).toContain(
+      '3 memories were left out to fit the prompt budget, so this memory is incomplete'
+    )
+  })
+
+  it('uses the singular for one left-out memory', () => {
+    expect(renderToMarkdown(<Memory included={[rule]} droppedCount={1} />)).toContain('1 memory was left out')
+  })
+
+  it('still warns when every memory was left out', () => {
+    expect(renderToMarkdown(<Memory included={[]} droppedCount={2} />)).toContain('2 memories were left out')
+  })
+
+  it('renders nothing without memories', () => {
+    expect(renderToMarkdown(<Memory included={[]} droppedCount={0} />)).toBe('')
+  })
+})
