@@ -208,6 +208,12 @@ describe('fitRequest — 2. memory, lowest priority and oldest first', () => {
     expect(spy.mock.calls.at(-1)?.[0].droppedMemoryCount).toBe(2)
   })
 
+  it('renders the system prompt last with the final memory, so a caller may keep its last render', () => {
+    const spy = vi.fn(renderSystem)
+    const fitted = fitRequest({ ...tight, renderSystem: spy })
+    expect(spy.mock.results.at(-1)?.value).toBe(fitted.system)
+  })
+
   it('archives history before dropping any memory', () => {
     const fitted = fitRequest({ ...tight, history: turn(1), contextWindow: 285 })
     expect([fitted.history.length, fitted.memory.dropped.map((item) => item.id)]).toEqual([0, [3, 2]])

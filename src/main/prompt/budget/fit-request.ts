@@ -39,7 +39,10 @@ export interface FitRequestInput<Skill extends SkillListItem = SkillListItem> {
   contextWindow: number
   /** Tokens kept for the answer. */
   reservedOutput: number
-  /** Renders the system prompt; called again whenever memory or skills are dropped. */
+  /**
+   * Renders the system prompt; called again whenever memory or skills are dropped. The last call is
+   * always with the final parts, so a caller may keep what its last call produced (sections, sources).
+   */
   renderSystem: (parts: SystemPromptParts<Skill>) => string
   memory: readonly MemoryItem[]
   skills: readonly Skill[]
@@ -50,6 +53,7 @@ export interface FitRequestInput<Skill extends SkillListItem = SkillListItem> {
   inRunMessages?: readonly RequestMessage[]
   /** The user prompt's context block, and how to render the user prompt from it. */
   context: ContextBlock
+  /** Renders the user prompt; like renderSystem, the last call is with the final context block. */
   renderUser: (context: ContextBlock) => string
   /** Images sent with the user prompt. */
   imageCount?: number

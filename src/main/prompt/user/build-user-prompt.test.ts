@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildUserPrompt, userPromptVariables } from './build-user-prompt'
+import { buildUserPrompt, renderUserPrompt, userPromptVariables } from './build-user-prompt'
 import type { ContextBlock, FileMeta } from './context-block'
 import { PromptTemplate } from './prompt-template'
 
@@ -149,6 +149,14 @@ describe('buildUserPrompt — branches', () => {
   it('puts the context JSON in unescaped (no HTML entities)', () => {
     const file: FileMeta = { name: 'a<b>&"c".txt', fileId: 'f1', type: 'text/plain', summary: 'x < y && "z"' }
     expect(buildUserPrompt('q', { files: [file] })).toContain('"name": "a<b>&\\"c\\".txt"')
+  })
+
+  it('tells the inspector which template rendered the prompt', () => {
+    expect(renderUserPrompt('q', { files: [salesCsv] }).templateSource).toBe('built-in:user-prompt')
+  })
+
+  it('tells the inspector when no template was used', () => {
+    expect(renderUserPrompt('q', { files: [] })).toEqual({ text: 'q', templateSource: null, variables: null })
   })
 
   it('reports the variables the template is rendered with', () => {

@@ -31,7 +31,24 @@ export function buildUserPrompt(
   context: ContextBlock | null | undefined,
   options: BuildUserPromptOptions = {}
 ): string {
-  if (!hasContext(context)) return query
+  return renderUserPrompt(query, context, options).text
+}
+
+/** The user prompt with what the inspector shows beside it: the template used and its variables. */
+export interface RenderedUserPrompt {
+  text: string
+  /** `built-in:user-prompt`, the project's file, or null when the bare question was sent. */
+  templateSource: string | null
+  variables: UserPromptVariables | null
+}
+
+export function renderUserPrompt(
+  query: string,
+  context: ContextBlock | null | undefined,
+  options: BuildUserPromptOptions = {}
+): RenderedUserPrompt {
+  if (!hasContext(context)) return { text: query, templateSource: null, variables: null }
   const template = options.template ?? PromptTemplate.load('user-prompt')
-  return template.render(userPromptVariables(query, context, options))
+  const variables = userPromptVariables(query, context, options)
+  return { text: template.render(variables), templateSource: template.source, variables }
 }

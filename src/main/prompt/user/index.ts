@@ -1,5 +1,11 @@
 // The user prompt: Handlebars templates, the metadata-only context block and the prompt built from them.
-export { buildUserPrompt, userPromptVariables, type BuildUserPromptOptions } from './build-user-prompt'
+export {
+  buildUserPrompt,
+  renderUserPrompt,
+  userPromptVariables,
+  type BuildUserPromptOptions,
+  type RenderedUserPrompt
+} from './build-user-prompt'
 export { PromptTemplate, TemplateError, resolveUserPromptTemplate, type ResolvedTemplate, type UserPromptVariables } from './prompt-template'
 export {
   hasContext,
