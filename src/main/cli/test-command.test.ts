@@ -1,0 +1,86 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { NAO_EXAMPLE, copyNaoExample } from '../../../test/support/fixtures'
+import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
+import { main } from '../cli'
+import { runTestCommand } from './test-command'
+
+let server: ScriptedServer | undefined
+const cleanups: (() => void)[] = []
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+  cleanups.splice(0).forEach((cleanup) => cleanup())
+})
+
+function capture() {
+  const out = { stdout: '', stderr: '' }
+  return { out, io: { stdout: (text: string) => void (out.stdout += text), stderr: (text: string) => void (out.stderr += text) } }
+}
+
+/** The model runs `sql` with execute_sql, then answers in words. */
+function modelRunning(sql: string): Promise<ScriptedServer> {
+  return startScriptedServer({
+    script: [{ toolCalls: [{ name: 'execute_sql', args: { sql_query: sql } }] }, { text: 'The total revenue is 1672.' }]
+  })
+}
+
+describe('glassbox test', () => {
+  it('--json reports total_revenue passed when the model runs the right SQL', async () => {
+    server = await modelRunning('SELECT SUM(amount) AS revenue FROM orders')
+    const { out, io } = capture()
+    const code = await main(['test', '--project', NAO_EXAMPLE, '--endpoint', server.url, '--json'], io)
+    expect(out.stderr).toBe('')
+    expect(code).toBe(0)
+    const report = JSON.parse(out.stdout)
+    expect(report).toMatchObject({ passed: 1, failed: 0, errored: 0 })
+    expect(report.cases[0]).toMatchObject({
+      name: 'total_revenue',
+      status: 'passed',
+      expected: [[1672]],
+      actual: [[1672]],
+      sql: 'SELECT SUM(amount) AS revenue FROM orders',
+      runId: expect.stringMatching(/^eval-/),
+      tokens: 220
+    })
+    expect(report.cases[0].ms).toEqual(expect.any(Number))
+  })
+
+  it('--json reports total_revenue failed when the model runs a wrong SQL', async () => {
+    server = await modelRunning("SELECT SUM(amount) FROM orders WHERE status = 'completed'")
+    const { out, io } = capture()
+    const code = await main(['test', '--project', NAO_EXAMPLE, '--endpoint', server.url, '--json'], io)
+    expect(code).toBe(1)
+    const report = JSON.parse(out.stdout)
+    expect(report).toMatchObject({ passed: 0, failed: 1, errored: 0 })
+    expect(report.cases[0]).toMatchObject({ status: 'failed', expected: [[1672]], message: expect.stringContaining('[1672]') })
+  })
+
+  it('prints one line per case and a summary without --json, errors included', async () => {
+    const project = copyNaoExample()
+    cleanups.push(project.cleanup)
+    writeFileSync(join(project.dir, 'tests/broken.yml'), 'name: broken\nprompt: [\n')
+    const { out, io } = capture()
+    const code = await runTestCommand(['--project', project.dir], io, {
+      createAsk: async () => ({
+        ask: async () => ({ runId: 'r1', lastSql: { sql: 'SELECT 1672', columns: ['x'], rows: [[1672]] }, tokens: 5 }),
+        close: () => undefined
+      })
+    })
+    expect(code).toBe(1)
+    const lines = out.stdout.trim().split('\n')
+    expect(lines[0]).toMatch(/^ERROR broken \(0 ms, 0 tokens\): tests\/broken\.yml is not valid YAML: /)
+    expect(lines[1]).toMatch(/^PASS total_revenue \(\d+ ms, 5 tokens\)$/)
+    expect(lines[2]).toBe('1 passed, 0 failed, 1 errored')
+  })
+
+  it('refuses a project without tests in one line', async () => {
+    const project = copyNaoExample()
+    cleanups.push(project.cleanup)
+    const { out, io } = capture()
+    const code = await main(['test', '--project', join(project.dir, 'docs')], io)
+    expect(code).toBe(1)
+    expect(out.stderr).toMatch(/^glassbox test: no test cases: .*\/docs\/tests\/ has no \.yml files\n$/)
+  })
+})
