@@ -1,0 +1,171 @@
+import { z } from 'zod'
+import { kindOf, SERVER_PRESETS, serverOrigin, type ServerKind, type ServerPreset } from './endpoints'
+
+// Which local servers are running, what models they serve, and each model's context window and
+// capabilities, read from the server's own endpoints. Every response is validated; anything odd means
+// "unknown", never a crash. Requests go only to the given base URL's host.
+
+export interface ModelInfo {
+  id: string
+  /** The window to budget against: what the server will actually use, or the configured fallback. */
+  contextWindow: number | null
+  /** Where contextWindow came from, in words. */
+  contextSource: string
+  /** The model's trained maximum when the server reports it separately (Ollama, LM Studio). */
+  maxContextLength: number | null
+  vision: boolean | null
+  tools: boolean | null
+}
+
+export interface DetectedServer {
+  kind: ServerKind
+  label: string
+  baseUrl: string
+  models: ModelInfo[]
+}
+
+export interface DiscoveryOptions {
+  /** Per request; servers on loopback answer in milliseconds. */
+  timeoutMs?: number
+  signal?: AbortSignal
+  /** Used when the server does not say (SPEC §3.5: never guess larger than configured). */
+  configuredContextWindow?: number
+}
+
+/** Ollama's num_ctx when a model sets none (recent Ollama versions; older ones used 2048). */
+export const OLLAMA_DEFAULT_NUM_CTX = 4096
+
+const openAiModelsSchema = z.object({
+  data: z.array(z.looseObject({ id: z.string(), max_model_len: z.number().int().positive().optional() }))
+})
+const ollamaShowSchema = z.looseObject({
+  model_info: z.record(z.string(), z.unknown()).optional(),
+  parameters: z.string().optional(),
+  capabilities: z.array(z.string()).optional()
+})
+const llamaPropsSchema = z.looseObject({
+  n_ctx: z.number().int().positive().optional(),
+  default_generation_settings: z.looseObject({ n_ctx: z.number().int().positive().optional() }).optional(),
+  modalities: z.looseObject({ vision: z.boolean().optional() }).optional()
+})
+const lmStudioModelsSchema = z.object({
+  data: z.array(
+    z.looseObject({
+      id: z.string(),
+      type: z.string().optional(),
+      max_context_length: z.number().int().positive().optional(),
+      loaded_context_length: z.number().int().positive().optional(),
+      capabilities: z.array(z.string()).optional()
+    })
+  )
+})
+
+/** Probes the preset addresses in parallel and returns the servers that answered GET /v1/models. */
+export async function detectServers(options: DiscoveryOptions & { presets?: readonly ServerPreset[] } = {}): Promise<DetectedServer[]> {
+  const presets = options.presets ?? SERVER_PRESETS
+  const found = await Promise.all(
+    presets.map(async (preset) => {
+      try {
+        return { kind: preset.kind, label: preset.label, baseUrl: preset.baseUrl, models: await listModels(preset.baseUrl, { ...options, kind: preset.kind }) }
+      } catch {
+        return null
+      }
+    })
+  )
+  return found.filter((server): server is DetectedServer => server !== null)
+}
+
+/** GET /v1/models, then each model's context window and capabilities from the server's own endpoint. */
+export async function listModels(baseUrl: string, options: DiscoveryOptions & { kind?: ServerKind } = {}): Promise<ModelInfo[]> {
+  const listed = openAiModelsSchema.safeParse(await getJson(`${baseUrl}/models`, options))
+  if (!listed.success) throw new Error(`${baseUrl}/models did not return an OpenAI-style model list`)
+  const kind = options.kind ?? kindOf(baseUrl)
+  return Promise.all(listed.data.data.map((model) => describeModel(baseUrl, model.id, { ...options, kind, maxModelLen: model.max_model_len })))
+}
+
+/** Context window and capabilities of one model; falls back to the configured window. */
+export async function describeModel(
+  baseUrl: string,
+  modelId: string,
+  options: DiscoveryOptions & { kind?: ServerKind; maxModelLen?: number } = {}
+): Promise<ModelInfo> {
+  const unknown: ModelInfo = {
+    id: modelId,
+    contextWindow: options.configuredContextWindow ?? null,
+    contextSource: options.configuredContextWindow ? 'configured' : 'unknown',
+    maxContextLength: null,
+    vision: null,
+    tools: null
+  }
+  if (options.maxModelLen) return { ...unknown, contextWindow: options.maxModelLen, contextSource: 'vLLM /v1/models max_model_len' }
+  const kind = options.kind ?? kindOf(baseUrl)
+  const probes: Record<ServerKind, Array<() => Promise<ModelInfo | null>>> = {
+    ollama: [() => fromOllama(baseUrl, modelId, unknown, options)],
+    'llama.cpp': [() => fromLlamaCpp(baseUrl, unknown, options)],
+    lmstudio: [() => fromLmStudio(baseUrl, modelId, unknown, options)],
+    vllm: [],
+    jan: [],
+    custom: [
+      () => fromOllama(baseUrl, modelId, unknown, options),
+      () => fromLlamaCpp(baseUrl, unknown, options),
+      () => fromLmStudio(baseUrl, modelId, unknown, options)
+    ]
+  }
+  for (const probe of probes[kind]) {
+    const info = await probe().catch(() => null)
+    if (info) return info
+  }
+  return unknown
+}
+
+async function fromOllama(baseUrl: string, modelId: string, base: ModelInfo, options: DiscoveryOptions): Promise<ModelInfo | null> {
+  const parsed = ollamaShowSchema.safeParse(await getJson(`${serverOrigin(baseUrl)}/api/show`, options, { model: modelId }))
+  if (!parsed.success || !parsed.data.model_info) return null
+  const trained = Object.entries(parsed.data.model_info).find(([key, value]) => key.endsWith('.context_length') && typeof value === 'number')?.[1]
+  const maxContextLength = typeof trained === 'number' ? trained : null
+  const numCtx = /(?:^|\n)\s*num_ctx\s+(\d+)/.exec(parsed.data.parameters ?? '')
+  const capabilities = parsed.data.capabilities
+  const capability = (name: string): boolean | null => (capabilities ? capabilities.includes(name) : null)
+  const inUse = numCtx
+    ? { contextWindow: Number(numCtx[1]), contextSource: 'Ollama /api/show num_ctx' }
+    : {
+        contextWindow: Math.min(maxContextLength ?? OLLAMA_DEFAULT_NUM_CTX, base.contextWindow ?? OLLAMA_DEFAULT_NUM_CTX),
+        contextSource: `Ollama default num_ctx (${OLLAMA_DEFAULT_NUM_CTX}; the model allows ${maxContextLength ?? 'unknown'})`
+      }
+  return { ...base, ...inUse, maxContextLength, vision: capability('vision'), tools: capability('tools') }
+}
+
+async function fromLlamaCpp(baseUrl: string, base: ModelInfo, options: DiscoveryOptions): Promise<ModelInfo | null> {
+  const parsed = llamaPropsSchema.safeParse(await getJson(`${serverOrigin(baseUrl)}/props`, options))
+  if (!parsed.success) return null
+  const nCtx = parsed.data.default_generation_settings?.n_ctx ?? parsed.data.n_ctx
+  if (!nCtx) return null
+  return { ...base, contextWindow: nCtx, contextSource: 'llama.cpp /props n_ctx', vision: parsed.data.modalities?.vision ?? null }
+}
+
+async function fromLmStudio(baseUrl: string, modelId: string, base: ModelInfo, options: DiscoveryOptions): Promise<ModelInfo | null> {
+  const parsed = lmStudioModelsSchema.safeParse(await getJson(`${serverOrigin(baseUrl)}/api/v0/models`, options))
+  if (!parsed.success) return null
+  const model = parsed.data.data.find((entry) => entry.id === modelId)
+  if (!model || (!model.loaded_context_length && !model.max_context_length)) return null
+  return {
+    ...base,
+    contextWindow: model.loaded_context_length ?? model.max_context_length ?? null,
+    contextSource: model.loaded_context_length ? 'LM Studio /api/v0/models loaded_context_length' : 'LM Studio /api/v0/models max_context_length',
+    maxContextLength: model.max_context_length ?? null,
+    vision: model.type ? model.type === 'vlm' : null,
+    tools: model.capabilities ? model.capabilities.includes('tool_use') : null
+  }
+}
+
+async function getJson(url: string, options: DiscoveryOptions, postBody?: unknown): Promise<unknown> {
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 1_500)
+  const response = await fetch(url, {
+    method: postBody === undefined ? 'GET' : 'POST',
+    headers: postBody === undefined ? undefined : { 'content-type': 'application/json' },
+    body: postBody === undefined ? undefined : JSON.stringify(postBody),
+    signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  })
+  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`)
+  return response.json()
+}

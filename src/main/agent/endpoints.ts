@@ -1,0 +1,71 @@
+// The local model servers Glassbox knows, by their default loopback address. Every request goes to the
+// endpoint the user configured (or one of these presets); nothing else is ever contacted.
+
+export type ServerKind = 'ollama' | 'llama.cpp' | 'lmstudio' | 'vllm' | 'jan' | 'custom'
+
+export interface ServerPreset {
+  kind: ServerKind
+  label: string
+  /** OpenAI-compatible base URL, ending in /v1. */
+  baseUrl: string
+}
+
+export const SERVER_PRESETS: readonly ServerPreset[] = [
+  { kind: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1' },
+  { kind: 'llama.cpp', label: 'llama.cpp server', baseUrl: 'http://127.0.0.1:8080/v1' },
+  { kind: 'lmstudio', label: 'LM Studio', baseUrl: 'http://127.0.0.1:1234/v1' },
+  { kind: 'vllm', label: 'vLLM', baseUrl: 'http://127.0.0.1:8000/v1' },
+  { kind: 'jan', label: 'Jan', baseUrl: 'http://127.0.0.1:1337/v1' }
+]
+
+export class InvalidEndpointError extends Error {
+  override name = 'InvalidEndpointError'
+}
+
+/**
+ * Checks and normalises a user-given endpoint: http(s) only, no credentials in it, no trailing slash, and
+ * `/v1` added when only the server's origin was given (http://127.0.0.1:11434 → …/v1).
+ */
+export function normalizeBaseUrl(input: string): string {
+  let url: URL
+  try {
+    url = new URL(input.trim())
+  } catch {
+    throw new InvalidEndpointError(`"${input}" is not a URL. Give the server's address, e.g. http://127.0.0.1:11434/v1`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidEndpointError(`"${input}" must start with http:// or https://`)
+  if (url.username || url.password) throw new InvalidEndpointError(`"${input}" must not contain a user name or password`)
+  url.search = ''
+  url.hash = ''
+  const path = url.pathname.replace(/\/+$/, '')
+  url.pathname = path === '' ? '/v1' : path
+  return url.toString().replace(/\/+$/, '')
+}
+
+/** The server root (where Ollama's /api/show, llama.cpp's /props and LM Studio's /api/v0 live). */
+export function serverOrigin(baseUrl: string): string {
+  const url = new URL(baseUrl)
+  url.pathname = url.pathname.replace(/\/v1\/?$/, '') || '/'
+  return url.toString().replace(/\/+$/, '')
+}
+
+export function isLoopbackUrl(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
+
+/** The preset whose default port the URL uses, or 'custom'. */
+export function kindOf(baseUrl: string): ServerKind {
+  const { port } = new URL(baseUrl)
+  return SERVER_PRESETS.find((preset) => new URL(preset.baseUrl).port === port)?.kind ?? 'custom'
+}
+
+export const START_SERVER_GUIDANCE = [
+  'No local model server is running. Start one, then try again:',
+  '  Ollama:     install from https://ollama.com, then `ollama serve` and `ollama pull qwen3:8b`',
+  '              (serves http://127.0.0.1:11434/v1)',
+  '  llama.cpp:  `llama-server -m model.gguf --jinja -c 16384` (serves http://127.0.0.1:8080/v1;',
+  '              --jinja enables tool calls, -c sets the context window)',
+  '  LM Studio:  load a model and start the local server (http://127.0.0.1:1234/v1)',
+  'Or pass --endpoint URL for a server elsewhere.'
+].join('\n')
