@@ -1,14 +1,14 @@
 import { basename } from 'node:path'
 import type { Diagnostic } from '../../shared/prompt'
 import { CONFIG_FILE, parseConfig, type ProjectConfig } from './config'
-import { readDatabaseLayout } from './databases'
+import { DATABASES_FOLDER, readDatabaseLayout, type DatabaseLayout } from './databases'
 import { overrideSlotOf, parseOverride } from './overrides'
 import { ParsedFileCache, type Parsed } from './parse-cache'
 import { TEXT_LIMITS } from './read-text'
 import { parseSkill, SKILLS_FOLDER } from './skills'
 import type { ProjectTree, TreeEntry } from './tree'
 import type { ProjectFile, ProjectSnapshot, Skill } from './types'
-import { isHidden, parseIgnorePatterns } from './visibility'
+import { NO_PATTERNS, parseIgnorePatterns, visibilityFor } from './visibility'
 
 // Turns a tree of paths into a ProjectSnapshot, reading only the files the prompt needs (rules, config,
 // .naoignore, skills, overrides) and reusing their parsed form while they are unchanged.
@@ -24,6 +24,8 @@ export interface SnapshotCaches {
   ignore: ParsedFileCache<string[]>
   skills: ParsedFileCache<Skill>
   overrides: ParsedFileCache<ProjectFile | null>
+  /** The last `databases/` layout; reused while no path under databases/ changes. */
+  layout: DatabaseLayout | null
 }
 
 export function createCaches(root: string): SnapshotCaches {
@@ -38,11 +40,22 @@ export function createCaches(root: string): SnapshotCaches {
       const parsed = parseSkill(path, text)
       return { value: parsed.skill, diagnostics: parsed.diagnostics }
     }),
-    overrides: new ParsedFileCache(parseOverride)
+    overrides: new ParsedFileCache(parseOverride),
+    layout: null
   }
 }
 
-export async function buildSnapshot(root: string, tree: ProjectTree, caches: SnapshotCaches, version: number): Promise<ProjectSnapshot> {
+/**
+ * Builds the snapshot for `tree`. `changed` lists the paths that changed since the caches were last used
+ * (null: unknown, recompute everything); parts no changed path can affect are reused.
+ */
+export async function buildSnapshot(
+  root: string,
+  tree: ProjectTree,
+  caches: SnapshotCaches,
+  version: number,
+  changed: ReadonlySet<string> | null = null
+): Promise<ProjectSnapshot> {
   const diagnostics: Diagnostic[] = []
   const loadIf = async <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): Promise<T | null> => {
     if (!isReadableEntry(tree.get(path))) return null
@@ -62,9 +75,10 @@ export async function buildSnapshot(root: string, tree: ProjectTree, caches: Sna
   caches.skills.retain(new Set(skillPaths))
   caches.overrides.retain(new Set(overridePaths))
 
-  const layout = readDatabaseLayout(tree)
+  const layout = caches.layout && changed && !touchesDatabases(changed) ? caches.layout : readDatabaseLayout(tree)
+  caches.layout = layout
   diagnostics.push(...layout.diagnostics)
-  const patterns = ignorePatterns ?? []
+  const patterns = ignorePatterns ?? NO_PATTERNS
   const snapshot: ProjectSnapshot = {
     root,
     name: config?.projectName ?? basename(root),
@@ -79,7 +93,7 @@ export async function buildSnapshot(root: string, tree: ProjectTree, caches: Sna
     contextFolders: contextFoldersOf(tree),
     tests: pathsIn(tree, 'tests', /\.ya?ml$/i),
     files: visibleFiles(tree, patterns),
-    ignorePatterns: patterns,
+    ignorePatterns: [...patterns],
     diagnostics: [],
     version
   }
@@ -116,6 +130,11 @@ export function emptySnapshot(root: string): ProjectSnapshot {
   }
 }
 
+function touchesDatabases(changed: ReadonlySet<string>): boolean {
+  for (const path of changed) if (path === DATABASES_FOLDER || path.startsWith(DATABASES_FOLDER + '/')) return true
+  return false
+}
+
 function parseRules(relPath: string, text: string): Parsed<ProjectFile | null> {
   return { value: text.trim() === '' ? null : { source: relPath, text }, diagnostics: [] }
 }
@@ -136,11 +155,13 @@ function isReadableEntry(entry: TreeEntry | undefined): boolean {
 }
 
 function visibleFiles(tree: ProjectTree, patterns: readonly string[]): string[] {
+  const visibility = visibilityFor(patterns)
   const files: string[] = []
   for (const [path, entry] of tree) {
     const isFile = entry.kind === 'file' || (entry.kind === 'symlink' && entry.resolves === 'file')
-    if (isFile && !isHidden(path, patterns)) files.push(path)
+    if (isFile && !visibility.isHidden(path, 'file')) files.push(path)
   }
+  visibility.trim(tree.size)
   return files.sort()
 }
 

@@ -42,29 +42,46 @@ export async function refreshPaths(root: string, tree: ProjectTree, relPaths: It
   return tree
 }
 
-async function walkFolder(root: string, relDir: string, tree: ProjectTree): Promise<void> {
+/** At most this many directory reads in flight: more only queues on libuv's pool and slows the walk down. */
+const PARALLEL_READS = 4
+
+async function walkFolder(root: string, relDir: string, tree: ProjectTree, limit = limiter(PARALLEL_READS)): Promise<void> {
   let entries: Dirent[]
   try {
-    entries = await readdir(relDir === '' ? root : join(root, relDir), { withFileTypes: true })
+    entries = await limit(() => readdir(relDir === '' ? root : join(root, relDir), { withFileTypes: true }))
   } catch {
     return // vanished or unreadable mid-walk: the watcher reports what happens next
   }
-  const folders: string[] = []
-  await Promise.all(
-    entries.map(async (dirent) => {
-      if (ALWAYS_HIDDEN_FOLDERS.includes(dirent.name)) return
-      const relPath = relDir === '' ? dirent.name : `${relDir}/${dirent.name}`
-      if (dirent.isDirectory()) {
-        tree.set(relPath, { kind: 'dir' })
-        folders.push(relPath)
-      } else if (dirent.isSymbolicLink()) {
-        tree.set(relPath, { kind: 'symlink', resolves: await resolveLink(root, relPath) })
-      } else if (dirent.isFile()) {
-        tree.set(relPath, { kind: 'file' })
-      }
-    })
-  )
-  await Promise.all(folders.map((folder) => walkFolder(root, folder, tree)))
+  const pending: Array<Promise<void>> = []
+  for (const dirent of entries) {
+    if (ALWAYS_HIDDEN_FOLDERS.includes(dirent.name)) continue
+    const relPath = relDir === '' ? dirent.name : `${relDir}/${dirent.name}`
+    if (dirent.isDirectory()) {
+      tree.set(relPath, { kind: 'dir' })
+      pending.push(walkFolder(root, relPath, tree, limit))
+    } else if (dirent.isSymbolicLink()) {
+      pending.push(resolveLink(root, relPath).then((resolves) => void tree.set(relPath, { kind: 'symlink', resolves })))
+    } else if (dirent.isFile()) {
+      tree.set(relPath, { kind: 'file' })
+    }
+  }
+  await Promise.all(pending)
+}
+
+/** Runs at most `max` of the given tasks at once. */
+function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0
+  const waiting: Array<() => void> = []
+  return async (task) => {
+    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve))
+    active++
+    try {
+      return await task()
+    } finally {
+      active--
+      waiting.shift()?.()
+    }
+  }
 }
 
 async function describe(root: string, relPath: string): Promise<TreeEntry | null> {

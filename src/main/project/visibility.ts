@@ -5,7 +5,10 @@ import ignore, { type Ignore } from 'ignore'
 /** Folders that are never shown to the agent nor watched, wherever they are. */
 export const ALWAYS_HIDDEN_FOLDERS: readonly string[] = ['.git', 'node_modules']
 
-const matchers = new WeakMap<readonly string[], Ignore>()
+const visibilities = new WeakMap<readonly string[], Visibility>()
+
+/** The patterns of a project without .naoignore; one shared array so its answers are remembered too. */
+export const NO_PATTERNS: readonly string[] = Object.freeze([])
 
 /** The meaningful lines of a `.naoignore` file (blank lines and comments dropped). */
 export function parseIgnorePatterns(text: string): string[] {
@@ -19,20 +22,54 @@ export function parseIgnorePatterns(text: string): string[] {
  * True when a project-relative path (forward slashes) is hidden from the agent. A path that is not a plain
  * relative path (absolute, `../`) is hidden too: it is not the project's to show.
  */
-export function isHidden(relPath: string, ignorePatterns: readonly string[] = []): boolean {
+export function isHidden(relPath: string, ignorePatterns: readonly string[] = NO_PATTERNS): boolean {
   const path = relPath.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '')
   if (path === '' || path === '.') return false
-  if (path.split('/').some((segment) => ALWAYS_HIDDEN_FOLDERS.includes(segment))) return true
   if (!ignore.isPathValid(path)) return true
-  const matcher = matcherFor(ignorePatterns)
   // Checked both as a file and as a folder: callers often do not know which, and hiding is the safe side.
-  return matcher.ignores(path) || matcher.ignores(path + '/')
+  const visibility = visibilityFor(ignorePatterns)
+  return visibility.isHidden(path, 'file') || visibility.isHidden(path, 'dir')
 }
 
-function matcherFor(patterns: readonly string[]): Ignore {
-  const cached = matchers.get(patterns)
+/**
+ * Answers "is this path hidden?" for one set of patterns, remembering answers: a project's paths are asked
+ * about on every rebuild, and `ignore` costs microseconds per path, which adds up over 20,000 files.
+ */
+export class Visibility {
+  private readonly matcher: Ignore
+  private readonly answers = new Map<string, boolean>()
+
+  constructor(private readonly patterns: readonly string[]) {
+    this.matcher = ignore().add([...patterns])
+  }
+
+  /** `relPath` must be a clean project-relative path (as the tree holds them). */
+  isHidden(relPath: string, kind: 'file' | 'dir'): boolean {
+    const key = kind === 'dir' ? relPath + '/' : relPath
+    const known = this.answers.get(key)
+    if (known !== undefined) return known
+    const slash = relPath.lastIndexOf('/')
+    const name = relPath.slice(slash + 1)
+    // Nothing inside a hidden folder can be shown again (gitignore semantics), so the parent decides first.
+    const hidden =
+      ALWAYS_HIDDEN_FOLDERS.includes(name) ||
+      (slash !== -1 && this.isHidden(relPath.slice(0, slash), 'dir')) ||
+      (this.patterns.length > 0 && this.matcher.ignores(key))
+    this.answers.set(key, hidden)
+    return hidden
+  }
+
+  /** Forgets answers once they far outnumber the paths that exist, so a long session does not grow. */
+  trim(liveCount: number): void {
+    if (this.answers.size > 4 * liveCount + 1000) this.answers.clear()
+  }
+}
+
+/** The shared Visibility for a patterns array (cached by identity; the parsed .naoignore is reused). */
+export function visibilityFor(patterns: readonly string[]): Visibility {
+  const cached = visibilities.get(patterns)
   if (cached) return cached
-  const matcher = ignore().add([...patterns])
-  matchers.set(patterns, matcher)
-  return matcher
+  const visibility = new Visibility(patterns)
+  visibilities.set(patterns, visibility)
+  return visibility
 }

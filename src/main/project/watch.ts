@@ -147,10 +147,16 @@ class WatchedProject implements ProjectModel {
       this.tree = await walkProject(this.root)
     } else {
       await refreshPaths(this.root, this.tree, batch.paths)
-      for (const cache of Object.values(this.caches)) cache.invalidate(batch.paths)
+      for (const cache of this.parsedFileCaches()) cache.invalidate(batch.paths)
     }
     if (this.closed) return
-    this.publish(await buildSnapshot(this.root, this.tree, this.caches, this.current.version + 1))
+    const changed = batch.full ? null : batch.paths
+    this.publish(await buildSnapshot(this.root, this.tree, this.caches, this.current.version + 1, changed))
+  }
+
+  private parsedFileCaches(): Array<{ invalidate(paths: Iterable<string>): void }> {
+    const { rules, config, ignore, skills, overrides } = this.caches
+    return [rules, config, ignore, skills, overrides]
   }
 
   private async markGone(): Promise<void> {
