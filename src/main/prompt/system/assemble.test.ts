@@ -149,10 +149,17 @@ describe('determinism and cache', () => {
     expect(assemble({ project, memory: memory('Use USD.') }).text).toContain('Use USD.')
   })
 
-  it('hands out copies that callers may change', () => {
+  it('hands out arrays that callers may change', () => {
     const project = makeProject()
     assemble({ project }).sections.pop()
     expect(ids(assemble({ project }))).toContain('formatting-rules')
+  })
+
+  it('refuses changes to a cached section instead of corrupting the cache', () => {
+    const section = assemble({ project: makeProject() }).sections[0]
+    expect(() => {
+      section.tokens = 0
+    }).toThrow(TypeError)
   })
 })
 

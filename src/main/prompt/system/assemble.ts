@@ -47,7 +47,7 @@ export function assembleSystemPrompt(input: SystemPromptInput): SystemPromptResu
   if (!timezoneKnown) {
     result.diagnostics.push({ file: 'timezone', problem: `Unknown time zone "${input.timezone}"; today's date is given in UTC.` })
   }
-  remember(input.project, key, result)
+  remember(input.project, key, freeze(result))
   return copy(result)
 }
 
@@ -133,11 +133,14 @@ function skillsKey(input: SystemPromptInput): string {
   return skills.map((skill) => `${skill.location}|${skill.name}`).join('\u0001')
 }
 
-/** Callers get their own arrays, so changing a result never changes the cache. */
+/** Callers get their own arrays; the cached sections themselves are frozen, so changing one fails loudly. */
 function copy(result: SystemPromptResult): SystemPromptResult {
-  return {
-    ...result,
-    sections: result.sections.map((section) => ({ ...section, sources: [...section.sources] })),
-    diagnostics: result.diagnostics.map((diagnostic) => ({ ...diagnostic }))
-  }
+  return { ...result, sections: result.sections.slice(), diagnostics: result.diagnostics.slice() }
+}
+
+function freeze(result: SystemPromptResult): SystemPromptResult {
+  for (const section of result.sections) Object.freeze(section.sources)
+  result.sections.forEach(Object.freeze)
+  result.diagnostics.forEach(Object.freeze)
+  return result
 }
