@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../../test/support/fixtures'
-import { AttachmentError, describeAttachment, formatSize, splitHeader } from './attachments'
+import { AttachmentError, describeAttachment, describeAttachments, formatSize, splitHeader } from './attachments'
 
 // A 1×1 transparent PNG.
 const PNG = Buffer.from(
@@ -116,6 +116,18 @@ describe('describeAttachment', () => {
     await expect(describeAttachment(folder)).rejects.toThrow(
       `Cannot attach ${folder}: it is a folder; attach the files inside it instead`
     )
+  })
+})
+
+describe('describeAttachments', () => {
+  it('describes the good files and turns the bad ones into diagnostics', async () => {
+    const good = file('a.txt', 'hello')
+    const missing = join(dir, 'missing.txt')
+    const result = await describeAttachments([good, missing])
+    expect([result.files.map((meta) => meta.name), result.diagnostics]).toEqual([
+      ['a.txt'],
+      [{ file: missing, problem: 'cannot be attached: the file does not exist (or is a broken link)' }]
+    ])
   })
 })
 

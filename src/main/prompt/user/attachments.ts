@@ -3,6 +3,7 @@ import { open, stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import { fileTypeFromBuffer } from 'file-type'
 import { lookup } from 'mime-types'
+import type { Diagnostic } from '../../../shared/prompt'
 import type { FileMeta } from './context-block'
 
 // An attached file becomes metadata for the context block: a MIME type and a short honest summary. Only the
@@ -56,6 +57,24 @@ export async function describeAttachment(path: string, options: DescribeAttachme
   if (options.variableId !== undefined) meta.variableId = options.variableId
   if (options.variableName !== undefined) meta.variableName = options.variableName
   return meta
+}
+
+/**
+ * Describes several attachments; the ones that cannot be attached become diagnostics {file, problem} so
+ * the message is still sent with the rest.
+ */
+export async function describeAttachments(paths: readonly string[]): Promise<{ files: FileMeta[]; diagnostics: Diagnostic[] }> {
+  const files: FileMeta[] = []
+  const diagnostics: Diagnostic[] = []
+  for (const path of paths) {
+    try {
+      files.push(await describeAttachment(path))
+    } catch (error) {
+      if (!(error instanceof AttachmentError)) throw error
+      diagnostics.push({ file: error.path, problem: `cannot be attached: ${error.problem}` })
+    }
+  }
+  return { files, diagnostics }
 }
 
 async function sizeOfRegularFile(path: string, absolute: string): Promise<number> {

@@ -15,6 +15,6 @@ export {
   type ResultMeta,
   type ToolCallMeta
 } from './context-block'
-export { AttachmentError, describeAttachment, type DescribeAttachmentOptions } from './attachments'
+export { AttachmentError, describeAttachment, describeAttachments, type DescribeAttachmentOptions } from './attachments'
 export { buildContextBlock, describeResult, EMPTY_RESULT_SUMMARY, type ContextBlockInput, type EarlierResult } from './results'
 export { extractSummary, SUMMARY_LIMIT_TOKENS, TRUNCATION_PREFIX } from './summary'
