@@ -1,0 +1,102 @@
+import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { afterEach, describe, expect, it } from 'vitest'
+import { NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
+import type { ServerPreset } from '../agent/endpoints'
+import { main } from '../cli'
+import { run } from './ask-command'
+
+let server: ScriptedServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+function capture(): { io: { stdout: (text: string) => void; stderr: (text: string) => void }; out: () => string; err: () => string } {
+  let out = ''
+  let err = ''
+  return { io: { stdout: (text) => void (out += text), stderr: (text) => void (err += text) }, out: () => out, err: () => err }
+}
+
+async function trueRevenue(): Promise<string> {
+  const instance = await DuckDBInstance.create(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'), { access_mode: 'READ_ONLY' })
+  const connection = await instance.connect()
+  const value = (await connection.runAndReadAll('SELECT SUM(amount) FROM orders')).getRowsJson()[0][0]
+  connection.closeSync()
+  instance.closeSync()
+  return String(value)
+}
+
+describe('glassbox ask', () => {
+  it('answers on the nao example: the model receives the true revenue from execute_sql (--json)', async () => {
+    const expected = await trueRevenue()
+    server = await startScriptedServer({
+      script: [
+        { toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT SUM(amount) AS total_revenue FROM orders' } }] },
+        { text: `Total revenue is ${expected}.` }
+      ]
+    })
+    const { io, out } = capture()
+    const code = await main(['ask', '--project', NAO_EXAMPLE, '--question', 'What is the total revenue?', '--endpoint', server.url, '--model', 'scripted-model', '--json'], io)
+    expect(code).toBe(0)
+    const printed = JSON.parse(out())
+    expect(printed).toMatchObject({
+      answer: `Total revenue is ${expected}.`,
+      stopReason: 'answer',
+      toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT SUM(amount) AS total_revenue FROM orders' }, ok: true }],
+      usage: { inputTokens: 200, outputTokens: 20 }
+    })
+    expect(printed.runId).toMatch(/^run-/)
+    const second = JSON.stringify(server.chatRequests()[1].body)
+    expect(second).toContain(`| ${expected} |`)
+    const first = JSON.parse(JSON.stringify(server.chatRequests()[0].body))
+    expect(first.messages[0].role).toBe('system')
+    expect(first.messages[0].content).toContain('# Instructions')
+    expect(first.messages.at(-1)).toEqual({ role: 'user', content: 'What is the total revenue?' })
+  })
+
+  it('streams the answer as text and tool calls to stderr', async () => {
+    server = await startScriptedServer({ script: [{ toolCalls: [{ name: 'list', args: { path: 'docs' } }] }, { text: 'There is one doc.' }] })
+    const { io, out, err } = capture()
+    const code = await run(['--project', NAO_EXAMPLE, '--question', 'docs?', '--endpoint', server.url, '--model', 'm'], io)
+    expect(code).toBe(0)
+    expect(out()).toBe('There is one doc.\n')
+    expect(err()).toContain('→ list {"path":"docs"}')
+  })
+
+  it('uses the first model the server lists when --model is absent', async () => {
+    server = await startScriptedServer({ models: [{ id: 'qwen3:8b' }], script: [{ text: 'Hi.' }] })
+    const { io } = capture()
+    expect(await run(['--project', NAO_EXAMPLE, '--question', 'hi', '--endpoint', server.url], io)).toBe(0)
+    expect(server.chatRequests()[0].body).toMatchObject({ model: 'qwen3:8b' })
+  })
+
+  it('fails with one line and a non-zero exit when the run fails', async () => {
+    server = await startScriptedServer({ script: [{ fault: 'http-500' }] })
+    const { io, err } = capture()
+    const code = await main(['ask', '--project', NAO_EXAMPLE, '--question', 'hi', '--endpoint', server.url, '--model', 'm'], io)
+    expect(code).toBe(1)
+    expect(err()).toMatch(/^glassbox ask: The model server failed \(HTTP 500\)/)
+  })
+
+  it('guides the user when no server is running', async () => {
+    const { io } = capture()
+    const dead: ServerPreset[] = [{ kind: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:9/v1' }]
+    await expect(run(['--project', NAO_EXAMPLE, '--question', 'hi'], io, { presets: dead })).rejects.toThrow(
+      /^No local model server is running\. Start one, then try again:\n {2}Ollama: .*ollama serve/
+    )
+    const unreachable = capture()
+    expect(await main(['ask', '--project', NAO_EXAMPLE, '--question', 'hi', '--endpoint', 'http://127.0.0.1:9/v1'], unreachable.io)).toBe(1)
+    expect(unreachable.err()).toMatch(/^glassbox ask: Could not list the models of http:\/\/127\.0\.0\.1:9\/v1 .*\nNo local model server is running/)
+  })
+
+  it('reports missing options and a bad endpoint as input errors', async () => {
+    const { io, err } = capture()
+    expect(await main(['ask', '--project', NAO_EXAMPLE], io)).toBe(1)
+    expect(err()).toBe('glassbox ask: --question TEXT is required\n')
+    const bad = capture()
+    expect(await main(['ask', '--project', NAO_EXAMPLE, '--question', 'x', '--endpoint', 'nonsense'], bad.io)).toBe(1)
+    expect(bad.err()).toContain('is not a URL')
+  })
+})
