@@ -4,21 +4,34 @@ import { h } from '../markdown/jsx-runtime'
 import { Block, Bold, Code, List, ListItem, Section, Span, Title } from '../markdown/components'
 import { connectionFolder } from './dialect-rules'
 import { EXECUTABLE_TYPES } from './dialects'
+import { shortTitle, slugOf, splitRuleBlocks, type RulePiece } from './rule-blocks'
 
 // The trailing context: what this user and project bring. Each section renders nothing when it has no input.
 
-/** `## User Rules`: RULES.md verbatim. */
+/** `## User Rules`: RULES.md verbatim; each block under a heading of its own is a sub-section. */
 export function UserRules({ rules }: { rules: ProjectFile | null }) {
   const text = rules?.text.trim() ?? ''
-  if (text.length === 0) return null
+  if (!rules || text.length === 0) return null
   return (
-    <Section id="user-rules" title="User Rules" sources={[rules?.source ?? 'RULES.md']}>
+    <Section id="user-rules" title="User Rules" sources={[rules.source]}>
       <Block>
         <Title>User Rules</Title>
-        {text}
+        <Span>{splitRuleBlocks(text).map((piece) => <RuleBlock piece={piece} source={rules.source} />)}</Span>
       </Block>
     </Section>
   )
+}
+
+function RuleBlock({ piece, source }: { piece: RulePiece; source: string }) {
+  if (piece.heading === null) return piece.text
+  const rule = piece.text.trimEnd()
+  // The blank lines after a block stay outside its range, so the file's text is kept byte for byte.
+  return [
+    <Section id={`user-rules.${slugOf(piece.heading)}`} title={piece.heading} sources={[source]}>
+      {rule}
+    </Section>,
+    piece.text.slice(rule.length)
+  ]
 }
 
 /** `## Current User Connections`: one item per connection, saying which ones cannot run SQL offline. */
@@ -105,7 +118,7 @@ function MemoryList({ title, memories }: { title: string; memories: readonly Mem
       <List>
         {memories.map((memory) => (
           <ListItem>
-            <Section id={`memory.${memory.id}`} title={memory.content} sources={[memorySource(memory)]}>
+            <Section id={`memory.${memory.id}`} title={shortTitle(memory.content)} sources={[memorySource(memory)]}>
               {memory.content}
             </Section>
           </ListItem>

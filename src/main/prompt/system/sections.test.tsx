@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { h } from '../markdown/jsx-runtime'
-import { renderToMarkdown } from '../markdown/render'
+import { renderToMarkdown, renderWithSections } from '../markdown/render'
 import { ChartRules, FormattingRules, ToolCalls } from './behaviour'
 import { ContextStructure } from './context-structure'
 import { Connections, Memory, Skills, UserRules } from './context-sections'
@@ -161,6 +161,17 @@ describe('UserRules', () => {
     expect(renderToMarkdown(<UserRules rules={{ source: 'RULES.md', text: 'Use **EUR**.\n\n- never guess' }} />)).toBe(
       '## User Rules\n\nUse **EUR**.\n\n- never guess'
     )
+  })
+
+  it('registers each headed block of RULES.md as a sub-section, keeping the text verbatim', () => {
+    const rules = { source: 'RULES.md', text: 'Be brief.\n\n## Revenue\n\n- Use EUR.\n\n## Customers\n\n- Skip tests.' }
+    const { text, sections } = renderWithSections(<UserRules rules={rules} />)
+    expect(text).toBe('## User Rules\n\n' + rules.text)
+    expect(sections.map((section) => [section.id, text.slice(section.start, section.end)])).toEqual([
+      ['user-rules', text],
+      ['user-rules.revenue', '## Revenue\n\n- Use EUR.'],
+      ['user-rules.customers', '## Customers\n\n- Skip tests.']
+    ])
   })
 
   it('renders nothing without RULES.md', () => {
