@@ -84,15 +84,16 @@ function duckSource(instance: DuckDBInstance, connection: DuckDBConnection, warn
 
 async function readDuckTable(connection: DuckDBConnection, name: TableName): Promise<TableContent> {
   const from = `${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`
-  const shape = await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`)
+  // Streamed reads: materialising even a 10-row result costs several times more (parallel scan set-up).
+  const shape = await connection.streamAndReadUntil(`SELECT * FROM ${from} LIMIT 0`, 0)
   const names = shape.columnNames()
   const types = shape.columnTypes()
   const selectList = names.map((column, i) => (isTextType(types[i]) ? cappedText(column) : quoteIdentifier(column)))
   const preview =
     names.length === 0
       ? []
-      : (await connection.runAndReadAll(`SELECT ${selectList.join(', ')} FROM ${from} LIMIT ${PREVIEW_ROWS}`)).getRowsJson()
-  const count = await connection.runAndReadAll(`SELECT count(*)::DOUBLE FROM ${from}`)
+      : (await connection.streamAndReadUntil(`SELECT ${selectList.join(', ')} FROM ${from} LIMIT ${PREVIEW_ROWS}`, PREVIEW_ROWS)).getRowsJson()
+  const count = await connection.streamAndReadUntil(`SELECT count(*)::DOUBLE FROM ${from}`, 1)
   return {
     schema: name.schema,
     table: name.table,
