@@ -15,6 +15,7 @@ async function openCopy(options: Parameters<typeof openProject>[1] = {}): Promis
   cleanups.push(copy.cleanup)
   const model = await openProject(copy.dir, options)
   cleanups.push(() => model.close())
+  await model.whenWatching()
   return { dir: copy.dir, model }
 }
 
@@ -29,10 +30,20 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<number>
 }
 
 describe('openProject', () => {
-  it('starts with the loaded snapshot at version 0', async () => {
-    const { model } = await openCopy()
+  it('starts with the loaded snapshot at version 0, which the rescan after watcher start-up leaves alone', async () => {
+    const { model } = await openCopy({ debounceMs: 20 })
+    await new Promise((resolve) => setTimeout(resolve, 100))
     expect(model.snapshot().version).toBe(0)
     expect(model.snapshot().connections).toEqual([{ type: 'duckdb', database: 'jaffle_shop' }])
+  })
+
+  it('catches a change made while the watcher was still starting', async () => {
+    const copy = copyNaoExample()
+    cleanups.push(copy.cleanup)
+    const model = await openProject(copy.dir, { debounceMs: 20 })
+    cleanups.push(() => model.close())
+    writeFileSync(join(copy.dir, 'RULES.md'), 'Written during start-up.')
+    await waitFor(() => model.snapshot().rules?.text === 'Written during start-up.', 3000)
   })
 
   it('reflects a RULES.md change within 300 ms, debounce included', async () => {

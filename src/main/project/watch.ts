@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'chokidar'
 import { realpath, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
 import { ChangeBatcher, type ChangeBatch } from './change-batcher'
 import { toProjectPath } from './safe-path'
@@ -16,6 +17,8 @@ export interface ProjectModel {
   /** Called after every applied change with the new snapshot. Returns an unsubscribe function. */
   onChange(listener: (snapshot: ProjectSnapshot) => void): () => void
   close(): Promise<void>
+  /** Resolves once the watcher has finished its initial scan (changes before then are caught by a rescan). */
+  whenWatching(): Promise<void>
 }
 
 export interface OpenProjectOptions {
@@ -46,9 +49,7 @@ class WatchedProject implements ProjectModel {
   private caches: SnapshotCaches
   private watcher: FSWatcher | null = null
   private gone = false
-  private markStarted: () => void = () => {}
-  /** Batches wait for the first full load: events can arrive while it runs. */
-  private readonly started = new Promise<void>((resolve) => (this.markStarted = resolve))
+  private watching: Promise<void> = Promise.resolve()
   private readonly listeners = new Set<(snapshot: ProjectSnapshot) => void>()
   private readonly batcher: ChangeBatcher
   private livenessTimer: NodeJS.Timeout | null = null
@@ -69,17 +70,21 @@ class WatchedProject implements ProjectModel {
   }
 
   async start(): Promise<void> {
-    await this.startWatcher()
-    // Walked after the watcher is up, so a change made meanwhile is either in the walk or in a batch.
     this.tree = await walkProject(this.root)
     this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
-    this.markStarted()
+    // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. A rescan
+    // once it is ready catches what changed in between (and publishes nothing if nothing did).
+    this.watching = this.startWatcher().then(() => this.batcher.requestFull())
     this.livenessTimer = setInterval(() => void this.checkLiveness(), this.options.livenessMs ?? 1000)
     this.livenessTimer.unref()
   }
 
   snapshot(): ProjectSnapshot {
     return this.current
+  }
+
+  whenWatching(): Promise<void> {
+    return this.watching
   }
 
   onChange(listener: (snapshot: ProjectSnapshot) => void): () => void {
@@ -101,9 +106,16 @@ class WatchedProject implements ProjectModel {
       followSymlinks: false,
       // Batching already absorbs an editor's delete-then-write save; no need for chokidar's 100 ms hold.
       atomic: false,
-      ignored: (path) => isAlwaysHidden(toProjectPath(this.root, path))
+      // Folders only. A folder's own watch reports every change to the files in it (the 'raw' events
+      // below); a watch per file would cost a handle and a stat each, seconds on a 15,000-file project.
+      ignored: (path, stats) => isAlwaysHidden(toProjectPath(this.root, path)) || (stats !== undefined && !stats.isDirectory())
     })
     watcher.on('all', (_event, path) => this.batcher.add(toProjectPath(this.root, path)))
+    watcher.on('raw', (_event, name, details) => {
+      const folder = watchedPathOf(details)
+      if (folder === null) return this.batcher.requestFull()
+      this.batcher.add(toProjectPath(this.root, name ? join(folder, name) : folder))
+    })
     watcher.on('error', () => this.batcher.requestFull())
     this.watcher = watcher
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
@@ -131,7 +143,6 @@ class WatchedProject implements ProjectModel {
   }
 
   private async apply(batch: ChangeBatch): Promise<void> {
-    await this.started
     if (this.closed) return
     const identity = await identityOf(this.root)
     if (identity === null) return this.markGone()
@@ -151,7 +162,10 @@ class WatchedProject implements ProjectModel {
     }
     if (this.closed) return
     const changed = batch.full ? null : batch.paths
-    this.publish(await buildSnapshot(this.root, this.tree, this.caches, this.current.version + 1, changed))
+    const next = await buildSnapshot(this.root, this.tree, this.caches, this.current.version, changed)
+    // A rescan is a guess that something changed; when nothing did, listeners are not bothered.
+    if (batch.full && sameContent(next, this.current)) return
+    this.publish(next)
   }
 
   private parsedFileCaches(): Array<{ invalidate(paths: Iterable<string>): void }> {
@@ -179,6 +193,10 @@ class WatchedProject implements ProjectModel {
   }
 }
 
+function sameContent(a: ProjectSnapshot, b: ProjectSnapshot): boolean {
+  return JSON.stringify({ ...a, version: 0 }) === JSON.stringify({ ...b, version: 0 })
+}
+
 /** Device and inode of the folder, or null when nothing (or not a folder) is at the path. */
 async function identityOf(path: string): Promise<string | null> {
   try {
@@ -187,6 +205,12 @@ async function identityOf(path: string): Promise<string | null> {
   } catch {
     return null
   }
+}
+
+/** The folder a raw fs.watch event came from, as chokidar passes it. */
+function watchedPathOf(details: unknown): string | null {
+  if (typeof details !== 'object' || details === null || !('watchedPath' in details)) return null
+  return typeof details.watchedPath === 'string' ? details.watchedPath : null
 }
 
 function isAlwaysHidden(relPath: string): boolean {
