@@ -36,15 +36,15 @@ export function archivedHistoryRef(
   target: ArchiveTarget
 ): ArchivedRef {
   const questions = archived.filter((message) => message.role === 'user').map((message) => textOf(message))
-  const first = questions[0]
-  const last = questions[questions.length - 1]
-  const quotes =
-    first === undefined ? '' : first === last || last === undefined ? ` Question: "${clip(first)}".` : ` First question: "${clip(first)}"; last: "${clip(last)}".`
+  let quotes = ''
+  if (questions.length === 1) quotes = ` Question: "${clip(questions[0])}".`
+  if (questions.length > 1) quotes = ` First question: "${clip(questions[0])}"; last: "${clip(questions[questions.length - 1])}".`
+  const what = `The ${archived.length} oldest messages of this chat (${turns} ${turns === 1 ? 'turn' : 'turns'})`
   return {
     fileId: target.fileId ?? `${target.source}#archived-history`,
     type: 'history',
     source: target.source,
-    summary: `The ${archived.length} oldest messages of this chat (${turns} ${turns === 1 ? 'turn' : 'turns'}), moved out to fit the context window.${quotes}`,
+    summary: `${what}, moved out to fit the context window.${quotes}`,
     archivedAt: target.now,
     tokensSaved,
     itemCount: archived.length

@@ -9,6 +9,10 @@ describe('PromptTemplate', () => {
     expect(PromptTemplate.load('user-prompt')).toBe(PromptTemplate.load('user-prompt'))
   })
 
+  it('accepts the template file name with its .md extension', () => {
+    expect(PromptTemplate.load('user-prompt.md')).toBe(PromptTemplate.load('user-prompt'))
+  })
+
   it('names the built-in source', () => {
     expect(PromptTemplate.load('user-prompt').source).toBe('built-in:user-prompt')
   })

@@ -52,8 +52,9 @@ export class PromptTemplate {
   private static readonly overrides = new Map<string, PromptTemplate>()
   private static readonly MAX_CACHED_OVERRIDES = 32
 
-  /** A built-in template by name (`user-prompt`), compiled once and cached. */
-  static load(name: string): PromptTemplate {
+  /** A built-in template by name (`user-prompt`, or `user-prompt.md` as its file was called), compiled once and cached. */
+  static load(templateName: string): PromptTemplate {
+    const name = templateName.replace(/\.md$/, '')
     const cached = PromptTemplate.builtIns.get(name)
     if (cached) return cached
     const text = builtInTemplates[name]

@@ -20,7 +20,19 @@ const ENGLISH_KEYWORDS = [
   'as\\s+a\\s+result',
   "I['’]ve\\s+(?:implemented|created|added|updated|fixed)"
 ]
-const CHINESE_KEYWORDS = ['已完成', '完成了', '实现了', '搞定', '做好了', '总结', '综上', '因此', '总的来说', '最终', '结论']
+const CHINESE_KEYWORDS = [
+  '已完成',
+  '完成了',
+  '实现了',
+  '搞定',
+  '做好了',
+  '总结',
+  '综上',
+  '因此',
+  '总的来说',
+  '最终',
+  '结论'
+]
 
 // Beyond Refly: English keywords match whole words only, so "abandoned" does not count as "done".
 // Chinese has no word boundaries, so its keywords match anywhere.
