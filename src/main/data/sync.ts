@@ -72,9 +72,10 @@ async function runSync(root: string, options: SyncOptions): Promise<SyncResult> 
   const plans: Plan[] = []
   try {
     for (const config of configs.databases) {
-      const plan = await planDatabase(root, config)
-      results.push(plan.result)
-      if (plan.source && plan.dir) plans.push({ ...plan, source: plan.source, dir: plan.dir })
+      const result: DatabaseSyncResult = { name: config.name, folder: null, tables: 0, written: 0, removed: [], errors: [], warnings: [] }
+      results.push(result)
+      const plan = await planDatabase(root, config, result)
+      if (plan) plans.push(plan)
     }
     const total = plans.reduce((sum, plan) => sum + plan.tables.length, 0)
     let done = 0
@@ -103,27 +104,24 @@ async function runSync(root: string, options: SyncOptions): Promise<SyncResult> 
   }
 }
 
-async function planDatabase(
-  root: string,
-  config: DatabaseConfig
-): Promise<{ result: DatabaseSyncResult; source?: DataSource; dir?: string; tables: TableName[]; config: DatabaseConfig }> {
-  const result: DatabaseSyncResult = { name: config.name, folder: null, tables: 0, written: 0, removed: [], errors: [], warnings: [] }
+/** Opens the database and lists its tables; null (with the reason in `result`) when it cannot be synced. */
+async function planDatabase(root: string, config: DatabaseConfig, result: DatabaseSyncResult): Promise<Plan | null> {
   const unsupported = config.accessors.filter((accessor) => !['columns', 'preview', 'description'].includes(accessor))
   if (unsupported.length > 0) result.warnings.push(`accessor(s) not supported, skipped: ${unsupported.join(', ')}`)
   const declared = config.path
   const kind = sourceKind(config)
   if (!kind) {
     result.skipped = `type '${config.type}' is not a local file Glassbox can read offline (DuckDB, SQLite, CSV, Parquet)`
-    return { result, tables: [], config }
+    return null
   }
   if (!declared) {
     result.errors.push(`no 'path:' given in nao_config.yaml for this ${config.type} database`)
-    return { result, tables: [], config }
+    return null
   }
   const shown = relative(root, declared) || declared
   if (!existsSync(declared)) {
     result.errors.push(`database file not found: ${shown} (declared in nao_config.yaml)`)
-    return { result, tables: [], config }
+    return null
   }
   let source: DataSource
   try {
@@ -131,7 +129,7 @@ async function planDatabase(
       kind === 'sqlite' ? openSqliteFile(declared) : kind === 'duckdb' ? await openDuckDbFile(declared) : await openDataFile(declared, kind)
   } catch (error) {
     result.errors.push(`cannot open ${shown} as ${kind}: ${firstLine(error)}`)
-    return { result, tables: [], config }
+    return null
   }
   result.warnings.push(...source.warnings)
   const folder = `databases/type=${safeSegment(config.type)}/database=${safeSegment(basename(declared, extname(declared)))}`
@@ -139,11 +137,11 @@ async function planDatabase(
   try {
     const matches = tableFilter(config)
     const tables = (await source.listTables()).filter((name) => matches(`${name.schema}.${name.table}`))
-    return { result, source, dir: join(root, folder), tables, config }
+    return { config, result, source, dir: join(root, folder), tables }
   } catch (error) {
     source.close()
     result.errors.push(`cannot list the tables of ${shown}: ${firstLine(error)}`)
-    return { result, tables: [], config }
+    return null
   }
 }
 
