@@ -123,6 +123,16 @@ describe('syncProject with bad input', () => {
     )
   })
 
+  it('refuses a database file outside the project', async () => {
+    const root = tempProject()
+    const outside = tempProject()
+    writeFileSync(join(outside, 'elsewhere.csv'), 'id\n1\n')
+    const result = await syncProject(root, {
+      databases: [{ ...database(root, 'far', 'duckdb', 'x.csv'), path: join(outside, 'elsewhere.csv') }]
+    })
+    expect(result.errors).toEqual([expect.stringMatching(/^far: Refused ".*elsewhere\.csv": it is an absolute path outside the project/)])
+  })
+
   it('reports a type it cannot read offline as skipped, not as an error', async () => {
     const root = tempProject()
     const result = await syncProject(root, {

@@ -2,8 +2,9 @@ import { existsSync, readdirSync } from 'node:fs'
 import { basename, extname, join, relative } from 'node:path'
 import picomatch from 'picomatch'
 import type { SyncProgress } from '../../shared/api'
+import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from '../project/safe-path'
 import type { DatabaseConfig } from '../project/types'
-import { firstLine, readDatabaseConfigs } from './database-config'
+import { DEFAULT_ACCESSORS, firstLine, readDatabaseConfigs } from './database-config'
 import type { DataSource, TableName } from './data-source'
 import { dataFileFormat, openDataFile, openDuckDbFile } from './duckdb-source'
 import { openSqliteFile } from './sqlite-source'
@@ -119,14 +120,19 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
     return null
   }
   const shown = relative(root, declared) || declared
-  if (!existsSync(declared)) {
-    result.errors.push(`database file not found: ${shown} (declared in nao_config.yaml)`)
+  let file: string
+  try {
+    // Like every project-driven read, the declared file must be inside the project (symlinks resolved).
+    file = resolveInside(root, declared)
+  } catch (error) {
+    if (!(error instanceof ProjectPathMissingError || error instanceof PathOutsideProjectError)) throw error
+    const missing = error instanceof ProjectPathMissingError
+    result.errors.push(missing ? `database file not found: ${shown} (declared in nao_config.yaml)` : error.message)
     return null
   }
   let source: DataSource
   try {
-    source =
-      kind === 'sqlite' ? openSqliteFile(declared) : kind === 'duckdb' ? await openDuckDbFile(declared) : await openDataFile(declared, kind)
+    source = kind === 'sqlite' ? openSqliteFile(file) : kind === 'duckdb' ? await openDuckDbFile(file) : await openDataFile(file, kind)
   } catch (error) {
     result.errors.push(`cannot open ${shown} as ${kind}: ${firstLine(error)}`)
     return null
@@ -170,10 +176,11 @@ async function syncTable(plan: Plan, name: TableName, probe: CommitProbe | undef
     return
   }
   const files = new Map<string, string>()
-  if (plan.config.accessors.includes('columns')) files.set('columns.md', renderColumns(content))
+  const accessors = plan.config.accessors.length > 0 ? plan.config.accessors : DEFAULT_ACCESSORS
+  if (accessors.includes('columns')) files.set('columns.md', renderColumns(content))
   // nao writes description.md whatever the accessors say (the example lists only columns and preview).
   files.set('description.md', renderDescription(content))
-  if (plan.config.accessors.includes('preview')) files.set('preview.md', renderPreview(content))
+  if (accessors.includes('preview')) files.set('preview.md', renderPreview(content))
   if (commitTableFolder(tableDir, files, probe)) plan.result.written++
   plan.result.tables++
 }
