@@ -16,7 +16,9 @@ function files(n: number): FileMeta[] {
     name: `export_${i}.csv`,
     fileId: `file_${i.toString(16).padStart(6, '0')}`,
     type: i % 10 === 0 ? 'image/png' : 'text/csv',
-    summary: `Table (CSV), ${(i % 97) + 1}.4 KB, ${i * 3 + 12} lines (a header and ${i * 3 + 11} rows). Columns (4): month, region, net_revenue, orders.`
+    summary:
+      `Table (CSV), ${(i % 97) + 1}.4 KB, ${i * 3 + 12} lines (a header and ${i * 3 + 11} rows). ` +
+      'Columns (4): month, region, net_revenue, orders.'
   }))
 }
 
@@ -37,7 +39,7 @@ function chat(messages: number): RequestMessage[] {
   return Array.from({ length: messages }, (_, i) =>
     i % 2 === 0
       ? { role: 'user', content: `Question ${i}: how did revenue in region ${i % 7} develop over the last ${i % 12} months?` }
-      : { role: 'assistant', content: `Answer ${i}: ` + 'Revenue rose steadily while order counts stayed flat, so basket size grew. '.repeat(4) }
+      : { role: 'assistant', content: `Answer ${i}: ` + 'Revenue rose while order counts stayed flat, so baskets grew. '.repeat(5) }
   )
 }
 
@@ -55,9 +57,19 @@ function renderSystem(parts: SystemPromptParts<SkillListItem>): string {
 
 const memory: MemoryItem[] = Array.from({ length: 30 }, (_, i) => {
   const content = `Always report revenue for region ${i} in EUR, rounded to thousands.`
-  return { id: i + 1, category: i % 3 === 0 ? 'global_rule' : 'personal_fact', content, tokens: countTokens(content), chatId: null, createdAt: `2026-01-${String((i % 28) + 1).padStart(2, '0')}` }
+  return {
+    id: i + 1,
+    category: i % 3 === 0 ? 'global_rule' : 'personal_fact',
+    content,
+    tokens: countTokens(content),
+    chatId: null,
+    createdAt: `2026-01-${String((i % 28) + 1).padStart(2, '0')}`
+  }
 })
-const skills: SkillListItem[] = Array.from({ length: 12 }, (_, i) => ({ name: `skill-${i}`, description: `Computes metric ${i} the way finance defines it.` }))
+const skills: SkillListItem[] = Array.from({ length: 12 }, (_, i) => ({
+  name: `skill-${i}`,
+  description: `Computes metric ${i} the way finance defines it.`
+}))
 
 function oneMegabyteText(seed: number): string {
   const line = `row ${seed}: the quick brown fox jumps over the lazy dog, revenue 1234.56 EUR\n`
