@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../shared/prompt'
-import type { ProjectTree } from './tree'
+import type { ProjectTree, TreeEntry } from './tree'
 import type { Connection, TableRef } from './types'
 
 // Connections and tables come from folder names alone:
@@ -8,6 +8,7 @@ import type { Connection, TableRef } from './types'
 export const DATABASES_FOLDER = 'databases'
 
 const LEVELS = ['type', 'database', 'schema', 'table'] as const
+const PREFIX = DATABASES_FOLDER + '/'
 
 export interface DatabaseLayout {
   connections: Connection[]
@@ -17,56 +18,65 @@ export interface DatabaseLayout {
 
 /** Reads the `databases/` layout out of the tree. */
 export function readDatabaseLayout(tree: ProjectTree): DatabaseLayout {
-  const connections = new Map<string, Connection>()
-  const tables = new Map<string, TableRef>()
-  const diagnostics: Diagnostic[] = []
   const root = tree.get(DATABASES_FOLDER)
   if (root && root.kind !== 'dir') {
-    diagnostics.push({ file: DATABASES_FOLDER, problem: 'is not a folder; no connections or tables are read from it' })
-    return { connections: [], tables: [], diagnostics }
+    return { connections: [], tables: [], diagnostics: [{ file: DATABASES_FOLDER, problem: 'is not a folder; no connections or tables are read from it' }] }
   }
-  const prefix = DATABASES_FOLDER + '/'
+  const connections = new Map<string, Connection>()
+  const tables: TableRef[] = []
+  const filesByFolder = new Map<string, string[]>()
+  const diagnostics: Diagnostic[] = []
   for (const [path, entry] of tree) {
-    if (!path.startsWith(prefix)) continue
-    const segments = path.slice(prefix.length).split('/')
-    const name = segments[segments.length - 1]
+    if (!path.startsWith(PREFIX)) continue
+    const lastSlash = path.lastIndexOf('/')
+    const name = path.slice(lastSlash + 1)
     if (name.startsWith('.')) continue
-    const isFolder = entry.kind === 'dir'
-    if (segments.length <= LEVELS.length) {
-      const level = LEVELS[segments.length - 1]
-      if (!isFolder) {
-        const what = entry.kind === 'symlink' ? 'a symlink (not followed)' : 'a file'
-        diagnostics.push({ file: path, problem: `is ${what} where a \`${level}=<name>\` folder is expected; ignored` })
-        continue
-      }
-      if (!name.startsWith(level + '=')) {
-        diagnostics.push({ file: path, problem: `folder name does not start with \`${level}=\`; ignored` })
-        continue
-      }
+    const depth = depthBelowDatabases(path)
+    // Most entries are the files of a table folder (depth 5): only the folder name is needed for them.
+    if (depth === 5) {
+      if (isReadableFile(entry)) appendTo(filesByFolder, path.slice(0, lastSlash), name)
+      continue
     }
-    const values = segments.slice(0, LEVELS.length).map((segment, index) => valueOf(segment, LEVELS[index]))
-    if (values.some((value) => value === '')) continue
+    if (depth > LEVELS.length) continue
+    const level = LEVELS[depth - 1]
+    if (entry.kind !== 'dir') {
+      const what = entry.kind === 'symlink' ? 'a symlink (not followed)' : 'a file'
+      diagnostics.push({ file: path, problem: `is ${what} where a \`${level}=<name>\` folder is expected; ignored` })
+      continue
+    }
+    if (!name.startsWith(level + '=')) {
+      diagnostics.push({ file: path, problem: `folder name does not start with \`${level}=\`; ignored` })
+      continue
+    }
+    const values = path.slice(PREFIX.length).split('/').map((segment, index) => valueOf(segment, LEVELS[index]))
+    if (values.some((value) => value === '')) continue // an empty name at any level is skipped, as nao does
     const [type, database, schema, table] = values
-    if (segments.length === 2) connections.set(`${type}\u0000${database}`, { type, database })
-    if (segments.length === 4) {
-      const dir = `${prefix}${segments.join('/')}`
-      if (!tables.has(dir)) tables.set(dir, { type, database, schema, table, dir, files: [] })
-    }
-    const isReadableFile = entry.kind === 'file' || (entry.kind === 'symlink' && entry.resolves === 'file')
-    if (segments.length === 5 && isReadableFile) {
-      const dir = path.slice(0, path.length - name.length - 1)
-      const ref = tables.get(dir) ?? { type, database, schema, table, dir, files: [] }
-      ref.files.push(name)
-      tables.set(dir, ref)
-    }
+    if (depth === 2) connections.set(`${type}\u0000${database}`, { type, database })
+    if (depth === 4) tables.push({ type, database, schema, table, dir: path, files: [] })
   }
-  const tableList = [...tables.values()].filter((ref) => tree.get(ref.dir)?.kind === 'dir')
-  for (const ref of tableList) ref.files.sort()
+  for (const ref of tables) ref.files = (filesByFolder.get(ref.dir) ?? []).sort()
   return {
     connections: [...connections.values()].sort(byKeys(['type', 'database'])),
-    tables: tableList.sort(byKeys(['type', 'database', 'schema', 'table'])),
+    tables: tables.sort(byKeys(['type', 'database', 'schema', 'table'])),
     diagnostics
   }
+}
+
+/** 1 for databases/x, 2 for databases/x/y, …; counts slashes without splitting the path. */
+function depthBelowDatabases(path: string): number {
+  let depth = 0
+  for (let index = PREFIX.length - 1; index !== -1; index = path.indexOf('/', index + 1)) depth++
+  return depth
+}
+
+function isReadableFile(entry: TreeEntry): boolean {
+  return entry.kind === 'file' || (entry.kind === 'symlink' && entry.resolves === 'file')
+}
+
+function appendTo(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key)
+  if (list) list.push(value)
+  else map.set(key, [value])
 }
 
 /** `type=duckdb` → `duckdb`; a segment without the expected prefix gives ''. */
