@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { RunEvent } from '../../shared/events'
 import type { RequestMessage } from '../../shared/prompt'
 import { loadProject } from '../project/load'
+import type { ProjectSnapshot } from '../project/types'
 import { assembleSystemPrompt } from '../prompt/system/assemble'
 import { detectServers, listModels } from './discovery'
 import { normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from './endpoints'
@@ -28,6 +29,8 @@ export interface AskOptions {
   timezone?: string
   /** Where to look for servers when no endpoint is given (tests point this at closed ports). */
   presets?: readonly ServerPreset[]
+  /** An already loaded project (the app keeps one); default: load projectDir. */
+  project?: ProjectSnapshot
 }
 
 export interface AskResult extends RunOutcome {
@@ -43,7 +46,7 @@ export class ModelServerUnavailableError extends Error {
 
 export async function askQuestion(options: AskOptions): Promise<AskResult> {
   if (options.question.trim() === '') throw new Error('The question is empty.')
-  const project = await loadProject(options.projectDir)
+  const project = options.project ?? (await loadProject(options.projectDir))
   const { endpoint, model, supportsTools } = await chooseModel(options)
   const testMode = options.testMode ?? false
   const tools = createAgentTools({ testMode })

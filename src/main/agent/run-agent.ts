@@ -1,7 +1,8 @@
 import type { RunEvent, StopReason } from '../../shared/events'
 import type { RequestMessage, RequestToolCall } from '../../shared/prompt'
-import { createChatModel, type ModelEndpoint } from './chat-model'
+import type { ModelEndpoint } from './chat-model'
 import { textOf, toLangChainMessages } from './messages'
+import { streamingModel } from './model-cache'
 import { streamRound, type RoundResult } from './stream-round'
 import { roundSignature, type ParsedToolCall } from './tool-calls'
 import type { AgentTool, ToolContext } from './tools/create-tool'
@@ -61,7 +62,6 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS
   const tools = options.tools.filter((tool) => !(options.testMode && tool.stopsRun))
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
-  const model = createChatModel(options.endpoint, { temperature: options.temperature })
   const added: RequestMessage[] = []
   const toolCalls: RunToolCall[] = []
   const usage = { inputTokens: 0, outputTokens: 0 }
@@ -99,10 +99,9 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
     roundHasText = false
     const request = toolless ? withToollessInstructions(options.messages, tools) : options.messages
     const round: RoundResult = await streamRound({
-      model,
+      model: streamingModel(options.endpoint, options.temperature, toolless ? [] : tools),
       endpoint: options.endpoint,
       messages: toLangChainMessages([...request, ...added]),
-      tools: toolless ? [] : tools,
       knownTools: new Set(byName.keys()),
       signal,
       makeCallId: () => `call_${runId}_${++callCounter}`,

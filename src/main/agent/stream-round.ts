@@ -1,24 +1,17 @@
 import type { BaseMessage } from '@langchain/core/messages'
-import type { ChatOpenAI } from '@langchain/openai'
 import type { ModelEndpoint } from './chat-model'
+import type { StreamingModel } from './model-cache'
 import { classifyModelError, type ModelFailure } from './model-errors'
 import { ThinkSplitter } from './think-splitter'
 import { mayBeToolCallJson, ToolCallAccumulator, toolCallsFromContent, type ParsedToolCall } from './tool-calls'
 
 // One model round: stream the reply, hand text and reasoning out as they arrive, and collect tool calls.
 
-export interface RoundTool {
-  name: string
-  description: string
-  parameters: Record<string, unknown>
-}
-
 export interface RoundInput {
-  model: ChatOpenAI
+  /** The chat model, with the native tools bound unless in tool-less mode. */
+  model: StreamingModel
   endpoint: ModelEndpoint
   messages: BaseMessage[]
-  /** Bound as native tools; empty in tool-less mode. */
-  tools: RoundTool[]
   /** Names that count as tool calls when a model writes them as JSON in its content. */
   knownTools: ReadonlySet<string>
   signal: AbortSignal
@@ -62,9 +55,14 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
     for (const piece of pieces) piece.kind === 'reasoning' ? input.onReasoning(piece.text) : showText(piece.text)
   }
 
+  // A signal of our own per round: the client libraries leave listeners on the signal they get, and the
+  // caller's signal lives for the whole run (or longer).
+  const round = new AbortController()
+  const forwardAbort = (): void => round.abort(input.signal.reason)
+  if (input.signal.aborted) round.abort(input.signal.reason)
+  else input.signal.addEventListener('abort', forwardAbort, { once: true })
   try {
-    const runnable = input.tools.length > 0 ? input.model.bindTools(input.tools.map(toOpenAiTool)) : input.model
-    const stream = await runnable.stream(input.messages, { signal: input.signal })
+    const stream = await input.model.stream(input.messages, { signal: round.signal })
     for await (const chunk of stream) {
       const reasoning = chunk.additional_kwargs.reasoning_content
       if (typeof reasoning === 'string' && reasoning !== '') input.onReasoning(reasoning)
@@ -77,6 +75,8 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
     }
   } catch (error) {
     failure = classifyModelError(error, input.endpoint.baseUrl, input.signal)
+  } finally {
+    input.signal.removeEventListener('abort', forwardAbort)
   }
   route(splitter.flush())
 
@@ -93,8 +93,4 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
     }
   }
   return { text, rawContent, toolCalls, callsFromContent, usage, failure }
-}
-
-function toOpenAiTool(tool: RoundTool): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } } {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }
 }
