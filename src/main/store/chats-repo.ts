@@ -199,6 +199,23 @@ export class ChatsRepo {
     return this.summary(id)
   }
 
+  /**
+   * Removes `messageId` and every later message of the chat (regenerate, edit and resend); the runs that
+   * answered them stay stored, so their prompts can still be inspected.
+   */
+  deleteMessagesFrom(chatId: string, messageId: string): void {
+    this.context.write(() => {
+      const from = this.context
+        .statement(`SELECT created_at, rowid AS position FROM messages WHERE chat_id = ? AND id = ?`)
+        .get(chatId, messageId)
+      if (from === undefined) throw new StoreNotFoundError('message in chat', `${chatId}/${messageId}`)
+      const row = toRow(from)
+      this.context
+        .statement(`DELETE FROM messages WHERE chat_id = ? AND (created_at, rowid) >= (?, ?)`)
+        .run(chatId, text(row, 'created_at'), row.position)
+    })
+  }
+
   addMessage(message: NewMessage): ChatMessageView {
     const id = this.context.newId()
     const now = this.context.now()

@@ -60,9 +60,12 @@ function toItem(value: unknown): MemoryItem {
 
 // "Selectable" = enabled, not superseded, not from the excluded chat. Every query below has exactly the
 // partial index's WHERE clause so SQLite reads the index (memories_selectable / memories_smallest) only.
+const NOT_FROM_CHAT = `(@excludeChatId IS NULL OR chat_id IS NOT @excludeChatId)`
 const SELECTABLE = `project_id = @projectId AND category = @category AND enabled = 1 AND superseded_by IS NULL
-  AND chat_id IS NOT @excludeChatId`
+  AND ${NOT_FROM_CHAT}`
 const ITEM_COLUMNS = `id, category, content, tokens, chat_id, created_at`
+/** Rows the walk reads in time order before switching to the token index (see nextFitting). */
+const TIME_ORDER_WINDOW = 64
 
 export class MemoriesRepo {
   constructor(private readonly context: StoreContext) {}
@@ -146,14 +149,19 @@ export class MemoriesRepo {
         this.context
           .statement(
             `SELECT ${ITEM_COLUMNS} FROM memories WHERE project_id = @projectId AND enabled = 1
-               AND superseded_by IS NULL AND chat_id IS NOT @excludeChatId ORDER BY created_at DESC, id DESC`
+               AND superseded_by IS NULL AND ${NOT_FROM_CHAT} ORDER BY created_at DESC, id DESC`
           )
           .all({ projectId, excludeChatId })
       )
       .map(toItem)
   }
 
-  /** The newest selectable memory after `cursor` in this category that costs at most `maxTokens`. */
+  /**
+   * The newest selectable memory after `cursor` in this category that costs at most `maxTokens`. First a
+   * short look along the time-ordered index (cheap while most memories fit); if none of the next rows fits,
+   * the token-ordered index, which then holds few candidates (cheap when few fit). Either way the walk
+   * never reads a long run of memories that cannot fit.
+   */
   nextFitting(
     projectId: number,
     category: MemoryCategory,
@@ -161,60 +169,103 @@ export class MemoriesRepo {
     cursor: SelectionCursor | null,
     maxTokens: number
   ): MemoryItem | null {
-    const row = this.context.read(() =>
-      cursor === null
-        ? this.context
-            .statement(
-              `SELECT ${ITEM_COLUMNS} FROM memories WHERE ${SELECTABLE} AND tokens <= @maxTokens
-               ORDER BY created_at DESC, id DESC LIMIT 1`
-            )
-            .get({ projectId, category, excludeChatId, maxTokens })
-        : this.context
-            .statement(
-              `SELECT ${ITEM_COLUMNS} FROM memories WHERE ${SELECTABLE} AND tokens <= @maxTokens
-                 AND (created_at, id) < (@createdAt, @id)
-               ORDER BY created_at DESC, id DESC LIMIT 1`
-            )
-            .get({ projectId, category, excludeChatId, maxTokens, createdAt: cursor.createdAt, id: cursor.id })
+    const params = {
+      projectId,
+      category,
+      excludeChatId,
+      maxTokens,
+      createdAt: cursor?.createdAt ?? '\uffff',
+      id: cursor?.id ?? Number.MAX_SAFE_INTEGER,
+      window: TIME_ORDER_WINDOW
+    }
+    // Only indexed columns while searching; the content is read for the one row found.
+    const id: unknown = this.context.read(
+      () =>
+        this.context
+          .statement(
+            `SELECT id FROM (
+               SELECT id, tokens FROM memories INDEXED BY memories_selectable
+               WHERE ${SELECTABLE} AND (created_at, id) < (@createdAt, @id)
+               ORDER BY created_at DESC, id DESC LIMIT @window
+             ) WHERE tokens <= @maxTokens LIMIT 1`
+          )
+          .pluck()
+          .get(params) ??
+        this.context
+          .statement(
+            `SELECT id FROM memories INDEXED BY memories_smallest
+             WHERE ${SELECTABLE} AND tokens <= @maxTokens AND (created_at, id) < (@createdAt, @id)
+             ORDER BY created_at DESC, id DESC LIMIT 1`
+          )
+          .pluck()
+          .get(params)
     )
-    return row === undefined ? null : toItem(row)
+    return typeof id === 'number' ? (this.items([id])[0] ?? null) : null
   }
 
   /** The smallest token count among selectable memories of the category, or null when there are none. */
   smallestTokens(projectId: number, category: MemoryCategory, excludeChatId: string | null): number | null {
     const value: unknown = this.context.read(() =>
       this.context
-        .statement(`SELECT tokens FROM memories WHERE ${SELECTABLE} ORDER BY tokens LIMIT 1`)
+        .statement(`SELECT tokens FROM memories INDEXED BY memories_smallest WHERE ${SELECTABLE} ORDER BY tokens LIMIT 1`)
         .pluck()
         .get({ projectId, category, excludeChatId })
     )
     return typeof value === 'number' ? value : null
   }
 
+  /** How many memories of the category are selectable (kept by triggers, see 0030-memory-counts). */
   countSelectable(projectId: number, category: MemoryCategory, excludeChatId: string | null): number {
-    const value: unknown = this.context.read(() =>
-      this.context
-        .statement(`SELECT count(*) FROM memories WHERE ${SELECTABLE}`)
+    return this.context.read(() => {
+      const total: unknown = this.context
+        .statement(`SELECT selectable FROM memory_counts WHERE project_id = ? AND category = ?`)
         .pluck()
-        .get({ projectId, category, excludeChatId })
-    )
-    return typeof value === 'number' ? value : 0
+        .get(projectId, category)
+      const fromChat: unknown =
+        excludeChatId === null
+          ? 0
+          : this.context
+              .statement(
+                `SELECT count(*) FROM memories WHERE chat_id = ? AND project_id = ? AND category = ?
+                   AND enabled = 1 AND superseded_by IS NULL`
+              )
+              .pluck()
+              .get(excludeChatId, projectId, category)
+      return (typeof total === 'number' ? total : 0) - (typeof fromChat === 'number' ? fromChat : 0)
+    })
   }
 
-  /** The first `limit` selectable memories of the category in selection order. */
+  /** Id and tokens of the first `limit` selectable memories of the category, in selection order (index only). */
   firstSelectable(
     projectId: number,
     category: MemoryCategory,
     excludeChatId: string | null,
     limit: number
-  ): MemoryItem[] {
+  ): { id: number; tokens: number }[] {
     return this.context
       .read(() =>
         this.context
-          .statement(`SELECT ${ITEM_COLUMNS} FROM memories WHERE ${SELECTABLE} ORDER BY created_at DESC, id DESC LIMIT @limit`)
+          .statement(
+            `SELECT id, tokens FROM memories INDEXED BY memories_selectable WHERE ${SELECTABLE}
+             ORDER BY created_at DESC, id DESC LIMIT @limit`
+          )
           .all({ projectId, category, excludeChatId, limit })
       )
-      .map(toItem)
+      .map((value) => {
+        const row = toRow(value)
+        return { id: integer(row, 'id'), tokens: integer(row, 'tokens') }
+      })
+  }
+
+  /** Memories by id as prompt items, in the order of `ids` (unknown ids are skipped). */
+  items(ids: readonly number[]): MemoryItem[] {
+    const statement = this.context.statement(`SELECT ${ITEM_COLUMNS} FROM memories WHERE id = ?`)
+    return this.context.read(() =>
+      ids.flatMap((id) => {
+        const row = statement.get(id)
+        return row === undefined ? [] : [toItem(row)]
+      })
+    )
   }
 
   private insert(projectId: number, memory: NewMemory): number {

@@ -24,7 +24,7 @@ export function findAppRoot(start: string): string | null {
  */
 export function resolveNativeBinding(
   explicit: string | undefined,
-  versions: NodeJS.ProcessVersions = process.versions,
+  versions: { electron?: string } = process.versions,
   appRoot: string | null = findAppRoot(import.meta.dirname ?? process.cwd())
 ): string | undefined {
   if (explicit) return explicit
