@@ -45,6 +45,19 @@ describe('describeAttachment', () => {
     })
   })
 
+  it('drops a byte-order mark and a CR from the header', async () => {
+    const meta = await describeAttachment(file('bom.csv', '\uFEFFid,amount\r\n1,2\r\n'))
+    expect(meta.summary).toBe('Table (CSV), 19 bytes, 2 lines (a header and 1 row). Columns (2): id, amount.')
+  })
+
+  it('lists the columns of a TSV', async () => {
+    const meta = await describeAttachment(file('a.tsv', 'id\tnet, EUR\n1\t2\n'))
+    expect(meta).toMatchObject({
+      type: 'text/tab-separated-values',
+      summary: 'Table (TSV), 16 bytes, 2 lines (a header and 1 row). Columns (2): id, net, EUR.'
+    })
+  })
+
   it('detects an image from its content, whatever its name', async () => {
     const meta = await describeAttachment(file('chart.bin', PNG))
     expect(meta).toMatchObject({ type: 'image/png', summary: 'PNG image, 68 bytes.' })

@@ -132,10 +132,10 @@ async function describeText(absolute: string, head: Uint8Array, size: number, ty
     const columns = splitHeader(firstLine, delimiter)
     const shown = columns.slice(0, MAX_LISTED_COLUMNS).join(', ')
     const more = columns.length > MAX_LISTED_COLUMNS ? `, … ${columns.length - MAX_LISTED_COLUMNS} more` : ''
-    const rows = lines === null ? 'too large to count rows' : `${lines} lines (a header and ${Math.max(0, lines - 1)} rows)`
+    const rows = lines === null ? 'too large to count rows' : `${plural(lines, 'line')} (a header and ${plural(lines - 1, 'row')})`
     return `Table (${delimiter === '\t' ? 'TSV' : 'CSV'}), ${formatSize(size)}, ${rows}. Columns (${columns.length}): ${shown}${more}.`
   }
-  const count = lines === null ? 'too large to count lines' : `${lines} ${lines === 1 ? 'line' : 'lines'}`
+  const count = lines === null ? 'too large to count lines' : plural(lines, 'line')
   return `Text, ${formatSize(size)}, ${count}. First line: "${clip(firstLine, FIRST_LINE_CHARS)}"`
 }
 
@@ -197,6 +197,10 @@ export function formatSize(bytes: number): string {
     unit++
   }
   return `${value.toFixed(1)} ${units[unit]}`
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
 function clip(text: string, max: number): string {
