@@ -167,6 +167,42 @@ describe('runAgent', () => {
   })
 })
 
+describe('runAgent cancel and tool-less start', () => {
+  it('cancels a running query when the user stops the run', async () => {
+    server = await startScriptedServer({
+      script: [{ toolCalls: [{ name: 'execute_sql', args: { sql_query: 'WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r' } }] }]
+    })
+    const controller = new AbortController()
+    let abortedAt = 0
+    const outcome = await runAgent({
+      endpoint: { baseUrl: server.url, model: 'scripted-model' },
+      messages: [{ role: 'user', content: 'count forever' }],
+      tools: createAgentTools(),
+      toolContext: { ...ctx, signal: controller.signal },
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type !== 'tool-start') return
+        setTimeout(() => {
+          abortedAt = performance.now()
+          controller.abort()
+        }, 200)
+      },
+      runId: 'run-cancel-sql'
+    })
+    expect(outcome.stopReason).toBe('cancelled')
+    expect(performance.now() - abortedAt).toBeLessThan(1_000)
+    expect(outcome.toolCalls[0]).toMatchObject({ ok: false, output: 'Error: The query was cancelled.' })
+    expect(server.chatRequests()).toHaveLength(1)
+  })
+
+  it('starts in tool-less mode when the model is known not to support tools', async () => {
+    const { outcome, server } = await run([{ text: 'No tools needed.' }], { modelSupportsTools: false })
+    expect(outcome.answer).toBe('No tools needed.')
+    expect(JSON.stringify(server.chatRequests()[0].body)).not.toContain('"tools"')
+    expect(String(lastMessages(server, 0)[0].content)).toContain('{"name": "<tool>", "arguments": {…}}')
+  })
+})
+
 describe('runAgent with a misbehaving server (SPEC §6)', () => {
   it('retries in tool-less mode when the model does not support tools, and explains', async () => {
     const { outcome, server } = await run([

@@ -19,7 +19,10 @@ export const LOCKED_DOWN_DUCKDB_OPTIONS: Record<string, string> = {
   autoinstall_known_extensions: 'false',
   allow_community_extensions: 'false',
   allow_unsigned_extensions: 'false',
-  lock_configuration: 'true'
+  lock_configuration: 'true',
+  // Spilling would write <file>.tmp next to the data, inside the user's project: a query too big for memory
+  // fails instead.
+  max_temp_directory_size: '0B'
 }
 
 // Statement kinds that only read. PRAGMA and SET change session state (and PRAGMA enable_profiling prints

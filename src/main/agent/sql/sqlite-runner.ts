@@ -106,6 +106,8 @@ export function createSqliteHost(): SqliteHost {
         finish(() => reject(new Error(`The SQLite query process ended early (exit ${code}). ${stderr.trim()}`.trim())))
       const kill = (error: Error): void =>
         finish(() => {
+          // Forget it now, not at its exit event: the next query must not be sent to a dying process.
+          if (child === worker) child = null
           worker.kill('SIGKILL')
           reject(error)
         })

@@ -92,6 +92,11 @@ describe('execute_sql on DuckDB (nao example)', () => {
     expect(heapGrowth).toBeLessThan(100 * 1024 * 1024)
   }, 20_000)
 
+  it('cuts long cells with a visible marker', async () => {
+    const result = await executeSqlTool.invoke({ sql_query: "SELECT repeat('x', 500) AS long_text" }, ctx)
+    expect(result.output).toContain(`| ${'x'.repeat(200)}… (300 more characters) |`)
+  })
+
   it('names the available databases when database_id is unknown', async () => {
     const result = await executeSqlTool.invoke({ sql_query: 'SELECT 1', database_id: 'warehouse' }, ctx)
     expect(result.ok).toBe(false)
@@ -151,5 +156,7 @@ describe('execute_sql on SQLite', () => {
     )
     expect(result.output).toMatch(/stopped after 1.5 s/)
     expect(performance.now() - started).toBeLessThan(4_000)
+    const after = await executeSqlTool.invoke({ sql_query: 'SELECT count(*) AS n FROM orders', database_id: 'shop.sqlite' }, ctx)
+    expect(after.output).toContain('| 3 |')
   })
 })

@@ -38,8 +38,13 @@ export const executeSqlTool = createTool({
   }
 })
 
+const MAX_CELL_CHARS = 200
+
 function markdownTable(columns: string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
-  const cell = (value: unknown): string => (value === null ? 'NULL' : String(value)).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+  const cell = (value: unknown): string => {
+    const text = (value === null ? 'NULL' : String(value)).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+    return text.length > MAX_CELL_CHARS ? `${text.slice(0, MAX_CELL_CHARS)}… (${text.length - MAX_CELL_CHARS} more characters)` : text
+  }
   const lines = [`| ${columns.map(cell).join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`]
   for (const row of rows) lines.push(`| ${row.map(cell).join(' | ')} |`)
   return lines.join('\n')
