@@ -63,6 +63,11 @@ describe('describeAttachment', () => {
     expect(meta).toMatchObject({ type: 'image/png', summary: 'PNG image, 68 bytes.' })
   })
 
+  it('describes an SVG (text with an image type) as an image', async () => {
+    const meta = await describeAttachment(file('logo.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>'))
+    expect(meta).toMatchObject({ type: 'image/svg+xml', summary: 'Image (image/svg+xml), 41 bytes.' })
+  })
+
   it('keeps the optional variable fields after the summary', async () => {
     const meta = await describeAttachment(file('x.txt', 'x'), { fileId: 'f', variableId: 'v1', variableName: 'data' })
     expect(Object.keys(meta)).toEqual(['name', 'fileId', 'type', 'summary', 'variableId', 'variableName'])

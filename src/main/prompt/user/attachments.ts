@@ -49,7 +49,8 @@ export async function describeAttachment(path: string, options: DescribeAttachme
 
   let summary: string
   if (size === 0) summary = 'Empty file (0 bytes).'
-  else if (type.startsWith('image/')) summary = `${detected?.ext.toUpperCase() ?? 'Image'} image, ${formatSize(size)}.`
+  else if (detected && type.startsWith('image/')) summary = `${detected.ext.toUpperCase()} image, ${formatSize(size)}.`
+  else if (type.startsWith('image/')) summary = `Image (${type}), ${formatSize(size)}.` // e.g. SVG, which is text
   else if (!text) summary = `Binary file, ${formatSize(size)} (${type}); its content cannot be shown as text.`
   else summary = await describeText(absolute, head, size, type, name)
 
