@@ -83,7 +83,7 @@ export async function createEvalAsk(options: EvalAskOptions): Promise<EvalAskHan
   return { ask, close: () => databases.close() }
 }
 
-function lastSqlResult(calls: ReadonlyArray<{ name: string; ok: boolean; data?: unknown }>): AgentAnswer['lastSql'] {
+export function lastSqlResult(calls: ReadonlyArray<{ name: string; ok: boolean | null; data?: unknown }>): AgentAnswer['lastSql'] {
   for (const call of [...calls].reverse()) {
     if (call.name !== 'execute_sql' || !call.ok) continue
     const data = executeSqlData.safeParse(call.data)

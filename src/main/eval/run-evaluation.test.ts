@@ -100,6 +100,22 @@ describe('runEvaluation', () => {
     expect(seen[4].message).toBe('the agent ran no SQL query')
   })
 
+  it('stops before the next case when cancelled', async () => {
+    const root = projectWithTests({ '1.yml': 'name: a\nprompt: p\nsql: SELECT 1\n', '2.yml': 'name: b\nprompt: p\nsql: SELECT 1\n' })
+    const stop = new AbortController()
+    const rows = { columns: ['x'], rows: [[1]] }
+    const report = await runEvaluation({
+      root,
+      signal: stop.signal,
+      runSql: async () => rows,
+      ask: async () => {
+        stop.abort()
+        return { runId: 'r', lastSql: { sql: 'SELECT 1', ...rows }, tokens: 1 }
+      }
+    })
+    expect(report.cases.map((result) => result.name)).toEqual(['a'])
+  })
+
   it('adds under 50 ms per case beyond the agent itself', async () => {
     const files: Record<string, string> = {}
     for (let i = 0; i < 20; i++) files[`${i}.yml`] = `name: case_${i}\nprompt: p${i}\nsql: SELECT ${i} AS x\n`

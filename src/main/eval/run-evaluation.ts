@@ -25,6 +25,8 @@ export interface RunEvaluationOptions {
   ask: EvalAsk
   runSql: EvalRunSql
   onResult?: (result: TestCaseResult) => void
+  /** Stops before the next case (the running one finishes: cancel its run through `ask` if needed). */
+  signal?: AbortSignal
 }
 
 export async function runEvaluation(options: RunEvaluationOptions): Promise<TestReport> {
@@ -32,6 +34,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Test
   const cases = options.names ? all.filter((testCase) => options.names?.includes(testCase.name)) : all
   const report: TestReport = { passed: 0, failed: 0, errored: 0, cases: [] }
   for (const testCase of cases) {
+    if (options.signal?.aborted) break
     const result = isBroken(testCase) ? brokenResult(testCase.name, testCase.error) : await runCase(testCase, options)
     report.cases.push(result)
     if (result.status === 'passed') report.passed++
