@@ -1,4 +1,3 @@
-import 'katex/dist/katex.min.css'
 import './styles.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'

@@ -55,6 +55,19 @@ export function useApp(): AppState {
   return state
 }
 
+function definedOnly(patch: ApiInputs['updateSettings']): Partial<Settings> {
+  const result: Partial<Settings> = {}
+  if (patch.endpoint !== undefined) result.endpoint = patch.endpoint
+  if (patch.model !== undefined) result.model = patch.model
+  if (patch.testMode !== undefined) result.testMode = patch.testMode
+  if (patch.channel !== undefined) result.channel = patch.channel
+  if (patch.timezone !== undefined) result.timezone = patch.timezone
+  if (patch.memoryEnabled !== undefined) result.memoryEnabled = patch.memoryEnabled
+  if (patch.memoryBudget !== undefined) result.memoryBudget = patch.memoryBudget
+  if (patch.contextWindow !== undefined) result.contextWindow = patch.contextWindow
+  return result
+}
+
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -185,10 +198,17 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
 
   const updateSettings = useCallback(
     async (patch: ApiInputs['updateSettings']) => {
+      let before: Settings | null = null
+      // Optimistic: controls reflect the change at once; the saved settings replace it, or it is undone.
+      setSettings((current) => {
+        before = current
+        return current ? { ...current, ...definedOnly(patch) } : current
+      })
       try {
         setSettings(await api.updateSettings(patch))
         setRevision((value) => value + 1)
       } catch (error) {
+        setSettings(before)
         notify('error', `Could not save the setting: ${messageOf(error)}`)
       }
     },

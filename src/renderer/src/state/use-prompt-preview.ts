@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react'
+import { flushSync } from 'react-dom'
 import type { ApiInputs } from '../../../shared/api'
 import type { PromptPreview } from '../../../shared/prompt'
 import { messageOf, useApp } from './app-state'
 
 // The prompt the next message would send, re-assembled as the user types (lightly debounced). Stale
-// answers are dropped: only the latest request's preview is shown. A performance mark brackets each
-// update so the inspector's render cost can be measured (`inspector-update`).
+// answers are dropped: only the latest request's preview is shown. With `measure`, each update is
+// rendered synchronously and its cost recorded as a `inspector-update` performance measure.
 
-export const INSPECTOR_UPDATE_MARK = 'inspector-update-start'
+export const INSPECTOR_UPDATE_MEASURE = 'inspector-update'
 
 export interface PreviewState {
   preview: PromptPreview | null
@@ -15,7 +16,7 @@ export interface PreviewState {
   error: string | null
 }
 
-export function usePromptPreview(input: ApiInputs['previewPrompt'] | null, debounceMs = 120): PreviewState {
+export function usePromptPreview(input: ApiInputs['previewPrompt'] | null, debounceMs = 120, measure = false): PreviewState {
   const { api, revision, project } = useApp()
   const [state, setState] = useState<PreviewState>({ preview: null, loading: false, error: null })
   const sequence = useRef(0)
@@ -33,14 +34,17 @@ export function usePromptPreview(input: ApiInputs['previewPrompt'] | null, debou
       try {
         const preview = await api.previewPrompt(current)
         if (id !== sequence.current) return
-        performance.mark(INSPECTOR_UPDATE_MARK)
-        setState({ preview, loading: false, error: null })
+        const next = { preview, loading: false, error: null }
+        if (!measure) return setState(next)
+        const start = performance.now()
+        flushSync(() => setState(next))
+        performance.measure(INSPECTOR_UPDATE_MEASURE, { start, end: performance.now() })
       } catch (error) {
         if (id === sequence.current) setState((previous) => ({ ...previous, loading: false, error: messageOf(error) }))
       }
     }, debounceMs)
     return () => window.clearTimeout(timer)
-  }, [key, api, revision, project, debounceMs])
+  }, [key, api, revision, project, debounceMs, measure])
 
   return state
 }

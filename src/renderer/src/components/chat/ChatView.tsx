@@ -63,7 +63,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun }: Props): R
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape' && controllerRef.current.activeRunId) void controllerRef.current.stop()
+      if (event.key === 'Escape' && !event.defaultPrevented && controllerRef.current.activeRunId) void controllerRef.current.stop()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)

@@ -46,6 +46,8 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
   useEffect(() => {
     const element = area.current
     if (!element) return
+    // Measuring a huge paste would force a layout of all of it: past 20k characters use the maximum height.
+    if (draft.text.length > 20_000) return void (element.style.height = '260px')
     element.style.height = 'auto'
     element.style.height = `${Math.min(element.scrollHeight, 260)}px`
   }, [draft.text])
@@ -82,11 +84,6 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
         setMenuClosed(true)
         return
       }
-    }
-    if (event.key === 'Escape' && busy) {
-      event.preventDefault()
-      onStop()
-      return
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault()
@@ -149,7 +146,9 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
       )}
       <div className={`composer-box ${disabled ? 'disabled' : ''}`}>
         <button className="icon-button attach-button" title="Attach a file (its metadata goes into the prompt; the model reads it on demand)" onClick={() => void attach()} disabled={!!disabled}>
-          ＋
+          <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+            <path d="M21.44 11.05l-9.19 9.19a6 6 0 0 1-8.49-8.49l9.19-9.19a4 4 0 0 1 5.66 5.66l-9.2 9.19a2 2 0 0 1-2.83-2.83l8.49-8.48" />
+          </svg>
         </button>
         <textarea
           ref={area}

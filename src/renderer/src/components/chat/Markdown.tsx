@@ -1,3 +1,4 @@
+import 'katex/dist/katex.min.css'
 import { memo } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
 import rehypeHighlight from 'rehype-highlight'
@@ -27,6 +28,17 @@ const components: Components = {
   )
 }
 
+/**
+ * Analysts write money as `$12.4k`: a `$` right before a digit is currency, not the start of KaTeX math
+ * (math is `$x$`, `$$…$$`). Code spans and fences are left untouched.
+ */
+export function escapeCurrency(text: string): string {
+  return text
+    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(/(^|[^\\$])\$(?=\d)/g, '$1\\$')))
+    .join('')
+}
+
 export const Markdown = memo(function Markdown({ text }: { text: string }): React.JSX.Element {
   return (
     <div className="markdown">
@@ -35,7 +47,7 @@ export const Markdown = memo(function Markdown({ text }: { text: string }): Reac
         rehypePlugins={[rehypeKatex, [rehypeHighlight, { detect: false }]]}
         components={components}
       >
-        {text}
+        {escapeCurrency(text)}
       </ReactMarkdown>
     </div>
   )

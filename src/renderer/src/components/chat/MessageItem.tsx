@@ -1,10 +1,10 @@
 import { memo, useState } from 'react'
 import type { ChatMessageView, ToolCallView } from '../../../../shared/api'
 import { readChart, readClarification, readFollowUps, type TableData } from '../../state/tool-data'
-import { ChartView } from './ChartView'
+import { LazyChartView } from './LazyChartView'
 import { ClarificationCard } from './ClarificationCard'
 import { FollowUpChips } from './FollowUpChips'
-import { Markdown } from './Markdown'
+import { LazyMarkdown } from './LazyMarkdown'
 import { ToolCallCard } from './ToolCallCard'
 
 export interface MessageActions {
@@ -97,7 +97,7 @@ function AssistantMessage({ message, isLast, busy, actions }: Props): React.JSX.
       ))}
       {message.text ? (
         <div className="assistant-text" data-testid="assistant-text">
-          <Markdown text={message.text} />
+          <LazyMarkdown text={message.text} />
         </div>
       ) : streaming && work.length === 0 ? (
         <div className="typing" aria-label="waiting for the model">
@@ -139,5 +139,5 @@ function ChartCall({ call, actions }: { call: ToolCallView; actions: MessageActi
   const spec = readChart(call, { get: (queryId: string) => actions.lookupTable(queryId) ?? undefined })
   if (call.ok === null) return <div className="chart pending muted small">Drawing chart…</div>
   if (!spec) return <div className="notice">The chart could not be drawn: its spec has no x axis or series.</div>
-  return <ChartView spec={spec} />
+  return <LazyChartView spec={spec} />
 }

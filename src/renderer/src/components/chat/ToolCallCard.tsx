@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { ToolCallView } from '../../../../shared/api'
 import { readTable, sqlOf } from '../../state/tool-data'
-import { Markdown } from './Markdown'
+import { LazyMarkdown } from './LazyMarkdown'
 import { ResultTable } from './ResultTable'
 
 // One tool call, collapsed to a single line (what ran, how it went); open it for the SQL and its rows,
@@ -51,7 +51,7 @@ export function ToolCallCard({ call }: { call: ToolCallView }): React.JSX.Elemen
       </button>
       {open && (
         <div className="tool-call-body">
-          {sql !== null ? <Markdown text={'```sql\n' + sql + '\n```'} /> : <pre className="code-block">{JSON.stringify(call.args, null, 2)}</pre>}
+          {sql !== null ? <LazyMarkdown text={'```sql\n' + sql + '\n```'} /> : <pre className="code-block">{JSON.stringify(call.args, null, 2)}</pre>}
           {table && call.ok !== false ? (
             <ResultTable table={table} />
           ) : call.ok === null ? (

@@ -1,9 +1,9 @@
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { ApiInputs } from '../../../../shared/api'
 import type { PromptPreview } from '../../../../shared/prompt'
 import { messageOf, useApp } from '../../state/app-state'
 import type { Draft } from '../../state/draft'
-import { INSPECTOR_UPDATE_MARK, usePromptPreview } from '../../state/use-prompt-preview'
+import { usePromptPreview } from '../../state/use-prompt-preview'
 import { DiagnosticsTab } from './DiagnosticsTab'
 import { formatTokens, percent } from './format'
 import { MemoryTab } from './MemoryTab'
@@ -30,9 +30,10 @@ interface Props {
   draft: Draft
   runId: string | null
   onLeaveRun(): void
+  onHide(): void
 }
 
-export function Inspector({ chatId, draft, runId, onLeaveRun }: Props): React.JSX.Element {
+export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): React.JSX.Element {
   const { project } = useApp()
   const [tab, setTab] = useState<Tab>('system')
   const input = useMemo<ApiInputs['previewPrompt']>(
@@ -45,17 +46,11 @@ export function Inspector({ chatId, draft, runId, onLeaveRun }: Props): React.JS
     }),
     [chatId, draft]
   )
-  const live = usePromptPreview(runId ? null : input)
+  const live = usePromptPreview(runId ? null : input, 120, true)
   const run = useRunPrompt(runId)
   const preview = runId ? run.preview : live.preview
   const loading = runId ? run.loading : live.loading
   const error = runId ? run.error : live.error
-
-  useLayoutEffect(() => {
-    if (!preview || performance.getEntriesByName(INSPECTOR_UPDATE_MARK, 'mark').length === 0) return
-    performance.measure('inspector-update', INSPECTOR_UPDATE_MARK)
-    performance.clearMarks(INSPECTOR_UPDATE_MARK)
-  }, [preview])
 
   const diagnostics = useMemo(() => {
     const all = [...(preview?.diagnostics ?? []), ...(project?.diagnostics ?? [])]
@@ -68,6 +63,10 @@ export function Inspector({ chatId, draft, runId, onLeaveRun }: Props): React.JS
         <div className="inspector-title">
           <h2>Prompt inspector</h2>
           {loading && <span className="spinner small" aria-label="updating" />}
+          <span className="spacer" />
+          <button className="icon-button" onClick={onHide} title="Hide the inspector">
+            Hide ⟩
+          </button>
         </div>
         {runId ? (
           <div className="inspector-source run">
@@ -90,7 +89,7 @@ export function Inspector({ chatId, draft, runId, onLeaveRun }: Props): React.JS
           </button>
         ))}
       </nav>
-      <div className="inspector-body" data-testid={`inspector-${tab}`}>
+      <div className="inspector-body" key={tab} data-testid={`inspector-${tab}`}>
         {error && <p className="notice error">Could not assemble the prompt: {error}</p>}
         {!preview && !error && (
           <p className="muted">

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useApp } from '../../state/app-state'
 import { EMPTY_DRAFT, type Draft } from '../../state/draft'
 import { useChat } from '../../state/use-chat'
@@ -23,6 +23,10 @@ export function App(): React.JSX.Element {
   const draftKey = activeChatId ?? ''
   const draft = drafts[draftKey] ?? EMPTY_DRAFT
   const setDraft = useCallback((next: Draft) => setDrafts((all) => ({ ...all, [draftKey]: next })), [draftKey])
+  // For the cold-start figure: when the app first shows real state.
+  useEffect(() => {
+    if (ready && performance.getEntriesByName('glassbox-ready').length === 0) performance.mark('glassbox-ready')
+  }, [ready])
   const inspectRun = useCallback((runId: string) => {
     setInspectedRun(runId)
     setInspectorOpen(true)
@@ -48,13 +52,13 @@ export function App(): React.JSX.Element {
         ) : (
           <ChatView controller={controller} draft={draft} onDraft={setDraft} onInspectRun={inspectRun} />
         )}
-        {project && (
-          <button className="inspector-toggle" onClick={() => setInspectorOpen((value) => !value)} title={inspectorOpen ? 'Hide the prompt inspector' : 'Show the prompt inspector'}>
-            {inspectorOpen ? '⟩' : '⟨ Inspector'}
+        {project && !inspectorOpen && (
+          <button className="inspector-toggle" onClick={() => setInspectorOpen(true)} title="Show the prompt inspector">
+            ⟨ Inspector
           </button>
         )}
       </main>
-      {project && inspectorOpen && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} />}
+      {project && inspectorOpen && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => setInspectorOpen(false)} />}
       <Toasts />
     </div>
   )

@@ -54,7 +54,8 @@ export function Sidebar(): React.JSX.Element {
 
 function ProjectBox(): React.JSX.Element {
   const { project, transport, openProject, recentProjects } = useApp()
-  const [editing, setEditing] = useState(!project)
+  const [editingWanted, setEditing] = useState(false)
+  const editing = editingWanted || !project
   const [path, setPath] = useState('')
   const [opening, setOpening] = useState(false)
 

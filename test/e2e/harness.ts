@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import type { GlassboxApi } from '../../src/shared/api'
+import { startWebServer, type WebServer } from '../../src/main/web/server'
+import { REPO_ROOT } from '../support/fixtures'
+
+// Headless Debian Chromium driving the real renderer through web mode, on loopback only.
+
+export const RENDERER_DIR = resolve(REPO_ROOT, 'out/renderer')
+export const SCREENSHOT_DIR = resolve(REPO_ROOT, 'test-results/screenshots')
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+
+/** `npm test` builds first; a lone run of the e2e builds the renderer once if it is missing. */
+export function ensureRendererBuilt(): void {
+  if (existsSync(join(RENDERER_DIR, 'index.html'))) return
+  const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO_ROOT, stdio: 'inherit', timeout: 170_000 })
+  if (build.status !== 0 || !existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('Could not build the renderer: run `npx electron-vite build`.')
+}
+
+export interface UiSession {
+  server: WebServer
+  context: BrowserContext
+  page: Page
+  /** The page URL with its token. */
+  appUrl: string
+  /** Browser console errors seen so far. */
+  consoleErrors: string[]
+  screenshot(name: string): Promise<string>
+  close(): Promise<void>
+}
+
+export async function openUi(api: GlassboxApi, options: { viewport?: { width: number; height: number } } = {}): Promise<UiSession> {
+  ensureRendererBuilt()
+  mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const server = await startWebServer({ api, host: '127.0.0.1', rendererDir: RENDERER_DIR })
+  const profile = mkdtempSync(join(tmpdir(), 'glassbox-chromium-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+    timeout: 30_000,
+    viewport: options.viewport ?? { width: 1440, height: 900 },
+    deviceScaleFactor: 1
+  })
+  const page = context.pages()[0] ?? (await context.newPage())
+  page.setDefaultTimeout(10_000)
+  const consoleErrors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(error.message))
+  return {
+    server,
+    context,
+    page,
+    appUrl: `${server.url}?token=${server.token}`,
+    consoleErrors,
+    async screenshot(name: string) {
+      const path = join(SCREENSHOT_DIR, `${name}.png`)
+      await page.screenshot({ path })
+      return path
+    },
+    async close() {
+      await context.close().catch(() => undefined)
+      await server.close()
+      rmSync(profile, { recursive: true, force: true })
+    }
+  }
+}

@@ -1,0 +1,293 @@
+import os from 'node:os'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createFakeApi, type FakeApi } from './fake-api'
+import { openUi, SCREENSHOT_DIR, type UiSession } from './harness'
+
+// The real renderer in headless Chromium against the fake API: every main screen, the inspector, the
+// streaming chat, and the figures we promise (cold start, inspector update cost, DOM size with 5,000 messages).
+
+let api: FakeApi
+let ui: UiSession
+
+beforeAll(async () => {
+  api = createFakeApi({ bigChatMessages: 5000 })
+  ui = await openUi(api)
+  console.log(`[e2e] screenshots: ${SCREENSHOT_DIR}`)
+}, 120_000)
+
+afterAll(async () => {
+  await ui?.close()
+  await api?.close()
+})
+
+describe('web UI on the fake API', () => {
+  it('paints the app within 1.5 s of a cold start', async () => {
+    const started = Date.now()
+    await ui.page.goto(ui.appUrl)
+    await ui.page.getByTestId('project-name').waitFor()
+    const appReadyMs = Date.now() - started
+    const paint = await ui.page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1)
+    const ready = await ui.page.evaluate(() => performance.getEntriesByName('glassbox-ready')[0]?.startTime ?? -1)
+    console.log(`[e2e] web cold start: first contentful paint ${paint.toFixed(0)} ms, app state loaded ${ready.toFixed(0)} ms, project visible to the test ${appReadyMs} ms (load average ${loadAverage()})`)
+    expect(paint).toBeGreaterThan(0)
+    expect(paint).toBeLessThanOrEqual(1500)
+    expect(new URL(ui.page.url()).searchParams.get('token')).toBeNull()
+    await ui.screenshot('01-home')
+  })
+
+  it('shows a chat with a chart, a collapsible SQL call with its table, and follow-ups', async () => {
+    const { page } = ui
+    await page.getByRole('button', { name: 'Revenue by month' }).click()
+    await page.getByTestId('chart').first().waitFor()
+    const call = page.locator('[data-tool="execute_sql"]').first()
+    await call.getByRole('button').first().click()
+    await expect.poll(() => call.locator('.result-table tbody tr').count()).toBe(4)
+    expect(await call.textContent()).toContain('GROUP BY')
+    await page.getByTestId('follow-ups').waitFor()
+    await ui.screenshot('02-chat-with-sql-and-chart')
+  })
+
+  it('streams a new answer with its tool calls and chart', async () => {
+    const { page } = ui
+    await page.getByTestId('new-chat').click()
+    await page.getByTestId('composer').fill('How did revenue evolve month by month?')
+    await page.keyboard.press('Enter')
+    await page.locator('[data-status="streaming"]').waitFor()
+    await page.locator('[data-role="assistant"][data-status="done"]').waitFor({ timeout: 15_000 })
+    await page.getByTestId('chart').waitFor()
+    expect(await page.getByTestId('assistant-text').last().textContent()).toContain('Revenue grew every month')
+    await ui.screenshot('03-streamed-answer')
+  })
+
+  it('updates the inspector as the user types, within a frame of work', async () => {
+    const { page } = ui
+    await page.evaluate(() => performance.clearMeasures('inspector-update'))
+    const composer = page.getByTestId('composer')
+    await composer.click()
+    for (const word of ['Which ', 'customers ', 'ordered ', 'most ', 'in ', 'April?']) {
+      await composer.pressSequentially(word, { delay: 15 })
+      await page.waitForTimeout(200)
+    }
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByName('inspector-update').length)).toBeGreaterThan(0)
+    const durations = await page.evaluate(() => performance.getEntriesByName('inspector-update').map((entry) => entry.duration))
+    const worst = Math.max(...durations)
+    console.log(`[e2e] inspector update: ${durations.length} updates, median ${median(durations).toFixed(1)} ms, worst ${worst.toFixed(1)} ms`)
+    expect(durations.length).toBeGreaterThan(0)
+    expect(worst).toBeLessThanOrEqual(16)
+    await page.locator('.tabs').getByRole('tab', { name: 'User' }).click()
+    await expect.poll(() => page.getByTestId('user-text').textContent()).toContain('April?')
+    await ui.screenshot('05-inspector-user')
+  })
+
+  it('highlights a section of the system prompt from the outline', async () => {
+    const { page } = ui
+    await page.locator('.tabs').getByRole('tab', { name: 'System' }).click()
+    await page.getByTestId('outline').getByRole('button', { name: /User Rules/ }).click()
+    await expect.poll(() => page.locator('.section-highlight').textContent()).toContain('## User Rules')
+    expect(await page.locator('.outline-detail').textContent()).toContain('RULES.md')
+    await ui.screenshot('04-inspector-system')
+  })
+
+  it('shows the request with its budget bar and message roles', async () => {
+    const { page } = ui
+    await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()
+    await page.getByTestId('budget').waitFor()
+    const roles = await page.locator('.request-message .role-badge').allTextContents()
+    expect(roles[0]).toBe('system')
+    expect(roles[roles.length - 1]).toBe('user')
+    await ui.screenshot('06-inspector-request')
+  })
+
+  it('lists skills on / and tables on @', async () => {
+    const { page } = ui
+    const composer = page.getByTestId('composer')
+    await composer.fill('')
+    await composer.pressSequentially('/rev')
+    await page.getByTestId('mention-menu').waitFor()
+    expect(await page.getByTestId('mention-menu').textContent()).toContain('/revenue-analysis')
+    await page.keyboard.press('Enter')
+    await composer.pressSequentially('Revenue of @ord')
+    await expect.poll(() => page.getByTestId('mention-menu').textContent()).toContain('@orders')
+    await ui.screenshot('07-table-mention')
+    await page.keyboard.press('Enter')
+    expect(await page.locator('.composer-chips').textContent()).toContain('Skill: revenue-analysis')
+    expect(await page.locator('.composer-chips').textContent()).toContain('jaffle_shop.main.orders')
+    await composer.fill('')
+    while ((await page.locator('.composer-chips .chip-remove').count()) > 0) await page.locator('.composer-chips .chip-remove').first().click()
+  })
+
+  it('removes the clarification rule in test mode, and shows the diff', async () => {
+    const { page } = ui
+    await page.locator('.tabs').getByRole('tab', { name: 'System' }).click()
+    await expect.poll(() => page.getByTestId('system-text').textContent()).toContain('clarification')
+    await page.locator('.tabs').getByRole('tab', { name: 'Test mode' }).click()
+    await expect.poll(() => page.getByTestId('test-mode-diff').textContent()).toContain('clarification')
+    expect(await page.locator('.diff-line.removed').count()).toBeGreaterThan(0)
+    await ui.screenshot('08-inspector-test-mode-diff')
+    await page.getByTestId('test-mode').check({ force: true })
+    await page.locator('.tabs').getByRole('tab', { name: 'System' }).click()
+    await expect.poll(() => page.getByTestId('system-text').textContent()).not.toContain('clarification')
+    await page.getByTestId('test-mode').uncheck({ force: true })
+  })
+
+  it('adds a memory in the manager and shows it in the Memory tab', async () => {
+    const { page } = ui
+    await page.getByTestId('nav-memory').click()
+    await page.getByTestId('memory-input').fill('Fiscal year starts in April.')
+    await page.getByRole('button', { name: 'Add memory' }).click()
+    await expect.poll(() => page.getByTestId('memory-table').textContent()).toContain('Fiscal year starts in April.')
+    await ui.screenshot('09-memory-manager')
+    await page.locator('.tabs').getByRole('tab', { name: 'Memory' }).click()
+    await expect.poll(() => page.getByTestId('memory-included').textContent()).toContain('Fiscal year starts in April.')
+  })
+
+  it('previews trimming when the memory budget shrinks', async () => {
+    const { page } = ui
+    await page.getByTestId('memory-budget').fill('20')
+    await expect.poll(() => page.getByTestId('memory-dropped').locator('li').count()).toBeGreaterThan(1)
+    expect(await page.getByTestId('memory-dropped').textContent()).toContain('memory budget')
+    await ui.screenshot('10-inspector-memory-trimmed')
+    await page.getByRole('button', { name: 'Reset' }).click()
+  })
+
+  it('shows diagnostics', async () => {
+    const { page } = ui
+    await page.locator('.tabs').getByRole('tab', { name: /Diagnostics/ }).click()
+    expect(await page.getByTestId('diagnostics').textContent()).toContain('nao_config.yaml')
+    await ui.screenshot('11-inspector-diagnostics')
+  })
+
+  it('stops a run mid-stream with Esc', async () => {
+    const { page } = ui
+    await page.getByTestId('nav-memory').click()
+    await page.getByTestId('new-chat').click()
+    await page.getByTestId('composer').fill('slow monthly revenue please')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('stop').waitFor()
+    await expect.poll(() => page.locator('[data-status="streaming"] [data-testid="assistant-text"]').count(), { timeout: 10_000 }).toBe(1)
+    await page.keyboard.press('Escape')
+    await page.locator('[data-role="assistant"][data-status="cancelled"]').waitFor()
+    expect(await page.locator('.notice').last().textContent()).toContain('Stopped')
+    await ui.screenshot('12-stopped-run')
+  })
+
+  it('renders raw HTML and <script> from the model as inert text', async () => {
+    const { page } = ui
+    await page.getByTestId('composer').fill('show me some html')
+    await page.keyboard.press('Enter')
+    await page.locator('[data-role="assistant"][data-status="done"]').last().waitFor()
+    const answer = page.getByTestId('assistant-text').last()
+    expect(await answer.textContent()).toContain('<script>window.__pwned = true</script>')
+    expect(await answer.locator('script, iframe, img').count()).toBe(0)
+    expect(await page.evaluate(() => 'pwned' in window || '__pwned' in window)).toBe(false)
+    await ui.screenshot('13-raw-html-inert')
+  })
+
+  it('asks back with a clarification card and sends the picked option', async () => {
+    const { page } = ui
+    await page.getByTestId('composer').fill('clarify: what was revenue?')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('clarification').waitFor()
+    await ui.screenshot('14-clarification')
+    await page.getByTestId('clarification').getByRole('button', { name: 'Gross revenue (orders.amount)' }).click()
+    await expect.poll(() => page.locator('[data-role="user"]').last().textContent()).toContain('Gross revenue')
+    await page.locator('[data-role="assistant"][data-status="done"]').last().waitFor({ timeout: 15_000 })
+  })
+
+  it('sends a 1 MB pasted message and keeps the page responsive', async () => {
+    const { page } = ui
+    const big = 'revenue by month for customer 42 '.repeat(31_000).slice(0, 1_000_000)
+    const started = Date.now()
+    // A paste: the value lands at once (Playwright's fill types it through the IME path, which takes
+    // Chromium seconds for 1 MB on its own, with or without the app).
+    await page.getByTestId('composer').evaluate((element, text) => {
+      const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set
+      setValue?.call(element, text)
+      element.dispatchEvent(new Event('input', { bubbles: true }))
+    }, big)
+    const pasted = Date.now() - started
+    await page.getByTestId('composer').press('Enter')
+    await page.getByRole('button', { name: /Show all \(1\.0 M characters\)/ }).waitFor()
+    console.log(`[e2e] 1 MB message: pasted in ${pasted} ms, sent and shown ${Date.now() - started} ms after the paste began`)
+    await page.locator('[data-role="assistant"]').last().waitFor()
+    expect(await page.getByTestId('composer').inputValue()).toBe('')
+  })
+
+  it('keeps the DOM bounded while scrolling a 5,000-message chat', async () => {
+    const { page } = ui
+    await page.getByRole('button', { name: /Long analysis/ }).click()
+    await page.locator('[data-message-id="big-4999"]').waitFor()
+    const counts: number[] = []
+    const list = page.getByTestId('message-list')
+    for (const fraction of [1, 0.75, 0.5, 0.25, 0]) {
+      await list.evaluate((element, at) => (element.scrollTop = (element.scrollHeight - element.clientHeight) * at), fraction)
+      await page.waitForTimeout(120)
+      counts.push(await list.evaluate((element) => element.querySelectorAll('*').length))
+    }
+    const rows = await page.locator('.message-row').count()
+    const total = await page.evaluate(() => document.querySelectorAll('*').length)
+    console.log(`[e2e] 5,000-message chat: ${rows} rows rendered, list DOM nodes while scrolling ${counts.join(' / ')}, whole page ${total}`)
+    expect(Math.max(...counts)).toBeLessThan(1500)
+    await page.locator('[data-message-id="big-0"]').waitFor()
+    await ui.screenshot('15-five-thousand-messages')
+  })
+
+  it('runs the project tests with a drill-down', async () => {
+    const { page } = ui
+    await page.getByTestId('nav-tests').click()
+    await page.getByTestId('run-tests').click()
+    await page.locator('.test-summary').waitFor()
+    await page.locator('.test-case.failed .test-case-head').click()
+    expect(await page.locator('.test-detail').textContent()).toContain('expected 4, got 5')
+    await ui.screenshot('16-tests')
+  })
+
+  it('syncs with progress and shows settings', async () => {
+    const { page } = ui
+    await page.getByTestId('sync').click()
+    await expect.poll(() => page.locator('.toast').allTextContents()).toContain('Synced 8 tables.×')
+    await page.getByTestId('nav-settings').click()
+    await page.getByTestId('settings-panel').waitFor()
+    await ui.screenshot('17-settings')
+    expect(ui.consoleErrors).toEqual([])
+  })
+})
+
+describe('web UI with no model server', () => {
+  it('says how to start Ollama or llama.cpp', async () => {
+    const noModels = createFakeApi({ noModels: true })
+    const session = await openUi(noModels)
+    try {
+      await session.page.goto(session.appUrl)
+      await session.page.getByTestId('no-model').waitFor()
+      const help = await session.page.getByTestId('no-model').textContent()
+      expect(help).toContain('ollama serve')
+      expect(help).toContain('llama-server -m model.gguf --port 8080')
+      await session.screenshot('18-no-model-server')
+    } finally {
+      await session.close()
+      await noModels.close()
+    }
+  })
+
+  it('asks for the token when the page is opened without it', async () => {
+    const plain = createFakeApi()
+    const session = await openUi(plain)
+    try {
+      await session.page.goto(session.server.url)
+      await session.page.getByText('This page needs its access token').waitFor()
+    } finally {
+      await session.close()
+      await plain.close()
+    }
+  })
+})
+
+function loadAverage(): string {
+  return os.loadavg()[0].toFixed(1)
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? 0
+}
