@@ -91,9 +91,9 @@ export async function buildSnapshot(
     channelOverrides: {},
     userPromptOverride: null,
     contextFolders: contextFoldersOf(tree),
-    tests: pathsIn(tree, 'tests', /\.ya?ml$/i),
+    tests: pathsIn(tree, 'tests', /\.ya?ml$/i).filter((path) => isFileInside(tree.get(path))),
     files: visibleFiles(tree, patterns),
-    ignorePatterns: [...patterns],
+    ignorePatterns: patterns,
     diagnostics: [],
     version
   }
@@ -154,13 +154,14 @@ function isReadableEntry(entry: TreeEntry | undefined): boolean {
   return entry !== undefined && entry.kind !== 'dir' && !(entry.kind === 'symlink' && entry.resolves === 'dir')
 }
 
+function isFileInside(entry: TreeEntry | undefined): boolean {
+  return entry !== undefined && (entry.kind === 'file' || (entry.kind === 'symlink' && entry.resolves === 'file'))
+}
+
 function visibleFiles(tree: ProjectTree, patterns: readonly string[]): string[] {
   const visibility = visibilityFor(patterns)
   const files: string[] = []
-  for (const [path, entry] of tree) {
-    const isFile = entry.kind === 'file' || (entry.kind === 'symlink' && entry.resolves === 'file')
-    if (isFile && !visibility.isHidden(path, 'file')) files.push(path)
-  }
+  for (const [path, entry] of tree) if (isFileInside(entry) && !visibility.isHidden(path, 'file')) files.push(path)
   visibility.trim(tree.size)
   return files.sort()
 }

@@ -1,6 +1,6 @@
 import type { Dirent } from 'node:fs'
 import { lstat, readdir, realpath, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import { isInside } from './safe-path'
 import { ALWAYS_HIDDEN_FOLDERS } from './visibility'
 
@@ -111,8 +111,10 @@ function removeBelow(tree: ProjectTree, relDir: string): void {
   for (const path of tree.keys()) if (path.startsWith(prefix)) tree.delete(path)
 }
 
+/** Hidden folders, and anything a stray event names outside the project. */
 function isSkipped(relPath: string): boolean {
-  return relPath.split('/').some((segment) => ALWAYS_HIDDEN_FOLDERS.includes(segment))
+  const segments = relPath.split('/')
+  return isAbsolute(relPath) || segments[0] === '..' || segments.some((segment) => ALWAYS_HIDDEN_FOLDERS.includes(segment))
 }
 
 /** Drops paths below another path of the same batch: refreshing that folder covers them. */

@@ -70,8 +70,8 @@ export interface ProjectSnapshot {
    * .naoignore; symlinks only when they lead to a file inside the project), sorted.
    */
   files: string[]
-  /** The patterns of .naoignore, for `isHidden(path, patterns)` from ./visibility. */
-  ignorePatterns: string[]
+  /** The patterns of .naoignore, for `isHidden(path, patterns)` from ./visibility (shared: do not change). */
+  ignorePatterns: readonly string[]
   diagnostics: Diagnostic[]
   /** Increments on every change the watcher applies; cheap cache key for derived data. */
   version: number

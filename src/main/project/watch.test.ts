@@ -3,14 +3,14 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { copyNaoExample } from '../../../test/support/fixtures'
 import type { ProjectSnapshot } from './types'
-import { FOLDER_GONE_PROBLEM, openProject, type ProjectModel } from './watch'
+import { FOLDER_GONE_PROBLEM, openProject, type WatchedProjectModel } from './watch'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function openCopy(options: Parameters<typeof openProject>[1] = {}): Promise<{ dir: string; model: ProjectModel }> {
+async function openCopy(options: Parameters<typeof openProject>[1] = {}): Promise<{ dir: string; model: WatchedProjectModel }> {
   const copy = copyNaoExample()
   cleanups.push(copy.cleanup)
   const model = await openProject(copy.dir, options)

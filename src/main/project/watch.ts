@@ -17,6 +17,10 @@ export interface ProjectModel {
   /** Called after every applied change with the new snapshot. Returns an unsubscribe function. */
   onChange(listener: (snapshot: ProjectSnapshot) => void): () => void
   close(): Promise<void>
+}
+
+/** What openProject returns: a ProjectModel that can also say when its watcher is fully up. */
+export interface WatchedProjectModel extends ProjectModel {
   /** Resolves once the watcher has finished its initial scan (changes before then are caught by a rescan). */
   whenWatching(): Promise<void>
 }
@@ -34,7 +38,7 @@ export const FOLDER_GONE_PROBLEM =
   'project folder is gone (deleted, moved or renamed); showing its last known state until it is back at this path'
 
 /** Opens a project and watches it. Rejects only when the folder cannot be opened at all. */
-export async function openProject(root: string, options: OpenProjectOptions = {}): Promise<ProjectModel> {
+export async function openProject(root: string, options: OpenProjectOptions = {}): Promise<WatchedProjectModel> {
   const rootReal = await realpath(root)
   const identity = await identityOf(rootReal)
   if (identity === null) throw new Error(`Cannot open project "${root}": it is not a folder.`)
@@ -43,7 +47,7 @@ export async function openProject(root: string, options: OpenProjectOptions = {}
   return model
 }
 
-class WatchedProject implements ProjectModel {
+class WatchedProject implements WatchedProjectModel {
   private current: ProjectSnapshot
   private tree: ProjectTree = new Map()
   private caches: SnapshotCaches
