@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { kindOf, SERVER_PRESETS, serverOrigin, type ServerKind, type ServerPreset } from './endpoints'
+import { isLoopbackUrl, kindOf, SERVER_PRESETS, serverOrigin, type ServerKind, type ServerPreset } from './endpoints'
 
 // Which local servers are running, what models they serve, and each model's context window and
 // capabilities, read from the server's own endpoints. Every response is validated; anything odd means
@@ -62,7 +62,8 @@ const lmStudioModelsSchema = z.object({
 
 /** Probes the preset addresses in parallel and returns the servers that answered GET /v1/models. */
 export async function detectServers(options: DiscoveryOptions & { presets?: readonly ServerPreset[] } = {}): Promise<DetectedServer[]> {
-  const presets = options.presets ?? SERVER_PRESETS
+  // Detection probes this machine only; a server elsewhere is reached only when the user names it.
+  const presets = (options.presets ?? SERVER_PRESETS).filter((preset) => isLoopbackUrl(preset.baseUrl))
   const found = await Promise.all(
     presets.map(async (preset) => {
       try {

@@ -22,6 +22,7 @@ export interface RunAgentOptions {
   tools: readonly AgentTool[]
   toolContext: ToolContext
   signal: AbortSignal
+  /** run-start, text/reasoning deltas, tool-start/tool-end, usage (running totals for the run), error, end. */
   onEvent: (event: RunEvent) => void
   runId: string
   chatId?: string
