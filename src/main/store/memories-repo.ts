@@ -156,6 +156,20 @@ export class MemoriesRepo {
       .map(toItem)
   }
 
+  /** The newest `limit` selectable memories of the project, both categories (what extraction shows the model). */
+  recentSelectable(projectId: number, limit: number): MemoryItem[] {
+    return this.context
+      .read(() =>
+        this.context
+          .statement(
+            `SELECT ${ITEM_COLUMNS} FROM memories WHERE project_id = ? AND enabled = 1 AND superseded_by IS NULL
+             ORDER BY created_at DESC, id DESC LIMIT ?`
+          )
+          .all(projectId, limit)
+      )
+      .map(toItem)
+  }
+
   /**
    * The newest selectable memory after `cursor` in this category that costs at most `maxTokens`. First a
    * short look along the time-ordered index (cheap while most memories fit); if none of the next rows fits,
