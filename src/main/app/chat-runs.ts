@@ -1,0 +1,251 @@
+import { START_SERVER_GUIDANCE } from '../agent/endpoints'
+import { runAgent, type RunOutcome } from '../agent/run-agent'
+import { createQueryStore } from '../agent/sql/query-store'
+import { createAgentTools, DEFAULT_TOOL_LIMITS, type AgentResultRecord, type ToolContext } from '../agent/tools'
+import { selectStoredMemories } from '../memory/select'
+import type { Store } from '../store'
+import type { RunStatus } from '../store/runs-repo'
+import type { FileMeta } from '../prompt/user/context-block'
+import type { ChatMessageView, PushEvent, Settings } from '../../shared/api'
+import type { RunEvent, StopReason } from '../../shared/events'
+import type { RequestMessage } from '../../shared/prompt'
+import type { ResolvedModel } from './model-resolver'
+import { assemblePrompt } from './prompt-assembly'
+import type { ProjectSession } from './project-session'
+
+// One chat turn end to end: assemble the prompt (the same function the inspector previews with), persist
+// the run and the exact prompt, stream the agent, persist every tool call and the answer, and push each
+// event to whoever listens (IPC, SSE, `ask --json`). A failure at any step becomes a message in the chat.
+
+export interface StartRunInput {
+  session: ProjectSession
+  chatId: string
+  /** The stored user message this run answers; history is everything before it. */
+  userMessageId: string
+  /** The user's message as sent (with a chosen skill's body). */
+  question: string
+  files: FileMeta[]
+  settings: Settings
+  model: ResolvedModel
+  testMode: boolean
+  now: Date
+}
+
+export interface StartedRun {
+  runId: string
+  /** Resolves when the run has ended and everything is stored. */
+  done: Promise<RunOutcome | null>
+}
+
+/** How often a streaming answer is written to the store (the UI gets every delta through events). */
+const SAVE_INTERVAL_MS = 250
+
+export class RunManager {
+  private readonly active = new Map<string, { controller: AbortController; done: Promise<RunOutcome | null> }>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly push: (event: PushEvent) => void
+  ) {}
+
+  async start(input: StartRunInput): Promise<StartedRun> {
+    const { store } = this
+    const { session, chatId, model } = input
+    const snapshot = session.snapshot()
+    const chat = store.chats.get(chatId)
+    const history = toHistory(messagesBefore(chat.messages, input.userMessageId))
+    const tools = createAgentTools({ testMode: input.testMode })
+    const endpoint = model.endpoint
+    const run = store.runs.start({
+      chatId,
+      model: endpoint?.model ?? 'none',
+      endpoint: endpoint?.baseUrl ?? 'none',
+      testMode: input.testMode
+    })
+    const runId = run.id
+    const answer = store.chats.addMessage({ chatId, role: 'assistant', text: '', status: 'streaming', runId })
+
+    let assembled
+    try {
+      assembled = assemblePrompt({
+        project: snapshot,
+        question: input.question,
+        files: input.files,
+        memory: selectStoredMemories(store, session.projectId, { currentChatId: chatId }),
+        tools,
+        testMode: input.testMode,
+        now: input.now,
+        timezone: input.settings.timezone,
+        channel: chat.channel,
+        forkSelection: chat.selection,
+        history,
+        archiveSource: `chat:${chatId}`,
+        model: model.info
+      })
+      store.runs.savePrompt(runId, assembled.preview)
+    } catch (error) {
+      return this.failBeforeSending(runId, chatId, answer.id, messageOf(error))
+    }
+    if (!endpoint) return this.failBeforeSending(runId, chatId, answer.id, START_SERVER_GUIDANCE)
+
+    const controller = new AbortController()
+    const toolContext: ToolContext = {
+      project: snapshot,
+      signal: controller.signal,
+      runId,
+      databases: session.databases(),
+      queryStore: createQueryStore(`${runId.slice(0, 6)}_q`),
+      readAgentResult: async (resultId) => this.readAgentResult(chatId, resultId),
+      readToolResult: async (resultId, callId) => this.readToolResult(resultId, callId),
+      limits: DEFAULT_TOOL_LIMITS
+    }
+
+    const streamed = { text: '', reasoning: '', savedAt: 0 }
+    const onEvent = (event: RunEvent): void => {
+      this.record(event, runId, answer.id, streamed)
+      this.push({ channel: 'run', event })
+    }
+    const done = runAgent({
+      endpoint,
+      messages: assembled.request,
+      tools,
+      toolContext,
+      signal: controller.signal,
+      onEvent,
+      runId,
+      chatId,
+      testMode: input.testMode,
+      modelSupportsTools: model.tools ?? undefined
+    })
+      .then((outcome) => {
+        this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, outcome.error, outcome.usage)
+        return outcome
+      })
+      .catch((error: unknown) => {
+        const message = `The run failed: ${messageOf(error)}`
+        this.finish(runId, answer.id, streamed.text, streamed.reasoning, 'failed', 'error', message, null)
+        this.push({ channel: 'run', event: { type: 'error', runId, message } })
+        this.push({ channel: 'run', event: { type: 'end', runId, stopReason: 'error', answer: streamed.text } })
+        return null
+      })
+      .finally(() => this.active.delete(runId))
+    this.active.set(runId, { controller, done })
+    return { runId, done }
+  }
+
+  stop(runId: string): void {
+    this.active.get(runId)?.controller.abort()
+  }
+
+  /** Resolves when the run has ended (immediately for a run that is not active). */
+  async wait(runId: string): Promise<void> {
+    await this.active.get(runId)?.done
+  }
+
+  async stopAll(): Promise<void> {
+    const runs = [...this.active.values()]
+    for (const run of runs) run.controller.abort()
+    await Promise.all(runs.map((run) => run.done))
+  }
+
+  private record(event: RunEvent, runId: string, messageId: string, streamed: { text: string; reasoning: string; savedAt: number }): void {
+    const runs = this.store.runs
+    switch (event.type) {
+      case 'text-delta':
+        streamed.text += event.text
+        if (Date.now() - streamed.savedAt > SAVE_INTERVAL_MS) {
+          streamed.savedAt = Date.now()
+          this.store.chats.updateMessage(messageId, { text: streamed.text })
+        }
+        break
+      case 'reasoning-delta':
+        streamed.reasoning += event.text
+        break
+      case 'tool-start':
+        runs.startToolCall(runId, { callId: event.callId, name: event.name, args: event.args })
+        break
+      case 'tool-end':
+        runs.finishToolCall(runId, event.callId, { ok: event.ok, output: event.output, data: event.data })
+        break
+      default:
+        break
+    }
+  }
+
+  private finish(
+    runId: string,
+    messageId: string,
+    text: string,
+    reasoning: string,
+    status: Exclude<RunStatus, 'running'>,
+    stopReason: StopReason,
+    error: string | undefined,
+    usage: { inputTokens: number; outputTokens: number } | null
+  ): void {
+    const shown = text === '' && error ? error : text
+    this.store.chats.updateMessage(messageId, {
+      text: shown,
+      reasoning: reasoning === '' ? null : reasoning,
+      status
+    })
+    this.store.runs.finish(runId, { status, stopReason, error: error ?? null, usage })
+  }
+
+  /** Nothing was sent: the chat says why and what to do, and the run is stored as failed. */
+  private failBeforeSending(runId: string, chatId: string, messageId: string, message: string): StartedRun {
+    this.finish(runId, messageId, message, '', 'failed', 'error', message, null)
+    this.push({ channel: 'run', event: { type: 'run-start', runId, chatId, model: 'none' } })
+    this.push({ channel: 'run', event: { type: 'error', runId, message } })
+    this.push({ channel: 'run', event: { type: 'end', runId, stopReason: 'error', answer: '' } })
+    return { runId, done: Promise.resolve(null) }
+  }
+
+  private readAgentResult(chatId: string, resultId: string): AgentResultRecord | null {
+    const messages = this.store.chats.get(chatId).messages
+    if (resultId.startsWith(`chat:${chatId}`)) {
+      // Archived history: every earlier turn, as the user and the assistant said it.
+      const content = messages.map((message) => `${message.role}: ${message.text}`).join('\n\n')
+      return { resultId, title: 'Archived chat history', status: 'done', content, toolCalls: [] }
+    }
+    const message = messages.find((candidate) => candidate.id === resultId || candidate.runId === resultId)
+    if (!message) return null
+    const toolCalls = (message.toolCalls ?? []).map((call) => ({
+      callId: call.callId,
+      toolName: call.name,
+      status: call.ok === false ? 'failed' : 'done'
+    }))
+    return { resultId, title: message.text.slice(0, 80), status: message.status ?? 'done', content: message.text, toolCalls }
+  }
+
+  private readToolResult(resultId: string, callId: string) {
+    try {
+      const call = this.store.runs.toolCalls(resultId).find((candidate) => candidate.callId === callId)
+      if (!call) return null
+      return { resultId, callId, toolName: call.name, args: call.args, ok: call.ok ?? false, output: call.output }
+    } catch {
+      return null
+    }
+  }
+}
+
+function messagesBefore(messages: readonly ChatMessageView[], messageId: string): ChatMessageView[] {
+  const index = messages.findIndex((message) => message.id === messageId)
+  return index === -1 ? [...messages] : messages.slice(0, index)
+}
+
+/** Earlier turns as the model saw them: what the user asked and what the assistant answered. */
+export function toHistory(messages: readonly ChatMessageView[]): RequestMessage[] {
+  return messages
+    .filter((message) => message.text.trim() !== '' && message.status !== 'streaming')
+    .map((message) => ({ role: message.role, content: message.text }))
+}
+
+function statusOf(stopReason: StopReason): Exclude<RunStatus, 'running'> {
+  if (stopReason === 'error') return 'failed'
+  if (stopReason === 'cancelled') return 'cancelled'
+  return 'done'
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

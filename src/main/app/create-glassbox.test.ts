@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { join } from 'node:path'
+import type { PushEvent } from '../../shared/api'
+import type { RunEvent } from '../../shared/events'
+import { makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { startScriptedServer, type ScriptedServer, type Turn } from '../../../test/support/scripted-openai-server'
+import { createGlassbox, type Glassbox } from './create-glassbox'
+
+// The composition root end to end: real store in a temp folder, the real nao example, a scripted model
+// server on loopback, the same calls the UI makes.
+
+async function trueRevenue(): Promise<number> {
+  const instance = await DuckDBInstance.create(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'), { access_mode: 'READ_ONLY' })
+  const connection = await instance.connect()
+  const reader = await connection.runAndReadAll('SELECT SUM(amount) AS total FROM orders')
+  const total = Number(reader.getRowObjects()[0].total)
+  connection.closeSync()
+  instance.closeSync()
+  return total
+}
+
+const revenueScript: Turn[] = [
+  { toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT SUM(amount) AS total_revenue FROM orders' } }] },
+  { text: 'The total revenue is **1672**.' }
+]
+
+describe('createGlassbox', () => {
+  let temp: ReturnType<typeof makeTempDir>
+  let server: ScriptedServer
+  let glassbox: Glassbox
+
+  beforeEach(async () => {
+    temp = makeTempDir()
+  })
+  afterEach(async () => {
+    await glassbox?.close()
+    await server?.close()
+    temp.cleanup()
+  })
+
+  async function open(script: Turn[]): Promise<void> {
+    server = await startScriptedServer({ script })
+    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
+  }
+
+  it('answers a question with real SQL on the project database and stores the run with its prompt', async () => {
+    await open(revenueScript)
+    const events: RunEvent[] = []
+    glassbox.subscribe((event: PushEvent) => {
+      if (event.channel === 'run') events.push(event.event)
+    })
+    const chat = await glassbox.createChat({})
+    const { runId } = await glassbox.sendMessage({ chatId: chat.id, text: 'What is the total revenue?' })
+    await glassbox.waitForRun(runId)
+
+    const toolResult = server.chatRequests()[1].body
+    expect(JSON.stringify(toolResult)).toContain(String(await trueRevenue()))
+    expect(events.map((event) => event.type)).toContain('tool-end')
+    expect(events.at(-1)).toMatchObject({ type: 'end', stopReason: 'answer' })
+
+    const stored = await glassbox.getChat({ chatId: chat.id })
+    expect(stored.messages.map((message) => [message.role, message.status])).toEqual([
+      ['user', 'done'],
+      ['assistant', 'done']
+    ])
+    expect(stored.messages[1].toolCalls?.[0]).toMatchObject({ name: 'execute_sql', ok: true })
+    const run = await glassbox.getRun({ runId })
+    expect(run.status).toBe('done')
+    expect(run.prompt?.system).toContain('## SQL Query Rules')
+    // What the inspector shows is what was sent.
+    const sentSystem = JSON.stringify(server.chatRequests()[0].body)
+    expect(sentSystem).toContain(JSON.stringify(run.prompt?.system).slice(1, 200))
+  })
+
+  it('previews the prompt the next question would send, with memory from the store', async () => {
+    await open([])
+    await glassbox.addMemory({ category: 'global_rule', content: 'Always show revenue in EUR.' })
+    const preview = await glassbox.previewPrompt({ question: 'a < b & "c"' })
+    expect(preview.user).toBe('a < b & "c"')
+    expect(preview.system).toContain('Always show revenue in EUR.')
+    expect(preview.memory.included.map((memory) => memory.content)).toEqual(['Always show revenue in EUR.'])
+    expect(preview.budget?.parts.map((part) => part.name)).toEqual(['system', 'tools', 'history', 'user', 'output'])
+  })
+
+  it('turns a failing model server into a message in the chat and a failed run', async () => {
+    await open([{ fault: 'http-500' }])
+    const chat = await glassbox.createChat({})
+    const { runId } = await glassbox.sendMessage({ chatId: chat.id, text: 'Revenue?' })
+    await glassbox.waitForRun(runId)
+    const stored = await glassbox.getChat({ chatId: chat.id })
+    expect(stored.messages[1].status).toBe('failed')
+    expect(stored.messages[1].text).not.toBe('')
+    expect((await glassbox.getRun({ runId })).status).toBe('failed')
+  })
+
+  it('regenerates the last answer in place', async () => {
+    await open([{ text: 'First answer.' }, { text: 'Second answer.' }])
+    const chat = await glassbox.createChat({})
+    await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'Hello?' })).runId)
+    await glassbox.waitForRun((await glassbox.regenerate({ chatId: chat.id })).runId)
+    const stored = await glassbox.getChat({ chatId: chat.id })
+    expect(stored.messages.map((message) => message.text)).toEqual(['Hello?', 'Second answer.'])
+  })
+
+  it('runs the evaluation cases through stored test-mode runs', async () => {
+    await open(revenueScript)
+    const report = await glassbox.runTests({})
+    expect(report.cases.map((testCase) => [testCase.name, testCase.status])).toEqual([['total_revenue', 'passed']])
+    const run = await glassbox.getRun({ runId: report.cases[0].runId ?? '' })
+    expect(run.testMode).toBe(true)
+    expect(run.prompt?.system).not.toContain('clarification')
+  })
+})

@@ -1,0 +1,303 @@
+import { detectServers, listModels } from '../agent/discovery'
+import { normalizeBaseUrl, SERVER_PRESETS } from '../agent/endpoints'
+import { resolveDataDir } from '../data-dir'
+import { syncProject } from '../data/sync'
+import { createAgentTools } from '../agent/tools'
+import { scheduleMemoryExtraction } from '../memory/extract'
+import { selectStoredMemories } from '../memory/select'
+import { openStore, type Store } from '../store'
+import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
+import type { PromptPreview } from '../../shared/prompt'
+import { RunManager, toHistory } from './chat-runs'
+import { runProjectTests } from './evaluation'
+import { describeMessageFiles, messageText, type MessageExtras } from './message-inputs'
+import { ModelResolver } from './model-resolver'
+import { assemblePrompt } from './prompt-assembly'
+import { ProjectSession } from './project-session'
+
+// The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
+// web mode (HTTP + SSE) and the command line. Nothing here imports Electron.
+
+export interface GlassboxOptions {
+  /** Where the SQLite store lives (see resolveDataDir). */
+  dataDir?: string
+  /** Project to open at start. */
+  projectPath?: string
+  /** Preselected model server and model (otherwise: the saved setting, then the first detected server). */
+  endpoint?: string
+  model?: string
+  /** Watch the project for changes (the app and web mode); one-shot commands load it once. */
+  watch?: boolean
+  /** A better_sqlite3.node built for this runtime (the Electron app passes its own). */
+  nativeBinding?: string
+  /** Clock (tests pin it). */
+  now?: () => Date
+  /** Learn memories from each user message in the background (default true). */
+  extractMemories?: boolean
+}
+
+export interface Glassbox extends GlassboxApi {
+  readonly store: Store
+  /** The open project, or an error that says how to open one. */
+  session(): ProjectSession
+  /** Resolves when the run has ended and everything about it is stored. */
+  waitForRun(runId: string): Promise<void>
+  /** previewPrompt with what the command line can pin besides. */
+  preview(input: PreviewOptions): Promise<PromptPreview>
+  close(): Promise<void>
+}
+
+export type PreviewOptions = ApiInputs['previewPrompt'] & {
+  channel?: string | null
+  timezone?: string
+  now?: Date
+  forkSelection?: string
+  /** The command line previews any file the user names; the app only attaches project files. */
+  allowOutsideAttachments?: boolean
+}
+
+const RECENT_PROJECTS_KEY = 'recentProjects'
+const MAX_RECENT_PROJECTS = 10
+
+export class NoProjectOpenError extends Error {
+  constructor() {
+    super('No project is open. Open a project folder first.')
+    this.name = 'NoProjectOpenError'
+  }
+}
+
+export async function createGlassbox(options: GlassboxOptions = {}): Promise<Glassbox> {
+  const store = openStore(resolveDataDir(options.dataDir), { nativeBinding: options.nativeBinding })
+  const now = options.now ?? (() => new Date())
+  const listeners = new Set<(event: PushEvent) => void>()
+  const push = (event: PushEvent): void => {
+    for (const listener of listeners) listener(event)
+  }
+  const runs = new RunManager(store, push)
+  const models = new ModelResolver({
+    endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : undefined,
+    model: options.model
+  })
+  let current: ProjectSession | null = null
+  const extractions = new Set<Promise<unknown>>()
+  let stopWatching: () => void = () => undefined
+
+  const session = (): ProjectSession => {
+    if (!current) throw new NoProjectOpenError()
+    return current
+  }
+  const settings = (): Settings => store.settings.read(current?.projectId ?? null)
+
+  async function open(path: string): Promise<ProjectSession> {
+    const next = await ProjectSession.open(store, path, { watch: options.watch ?? true })
+    stopWatching()
+    await current?.close()
+    current = next
+    stopWatching = next.onChange(() => push({ channel: 'project-changed', project: next.info() }))
+    const root = next.snapshot().root
+    const recent = store.settings.getValue(RECENT_PROJECTS_KEY, null)
+    const earlier = Array.isArray(recent) ? recent.filter((item): item is string => typeof item === 'string' && item !== root) : []
+    store.settings.setValue(RECENT_PROJECTS_KEY, [root, ...earlier].slice(0, MAX_RECENT_PROJECTS), null)
+    return next
+  }
+
+  /** Stores the user's message, starts the run answering it, and learns memories from it in the background. */
+  async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean) {
+    const project = session()
+    const snapshot = project.snapshot()
+    const question = messageText(snapshot, text, extras.skill)
+    const files = await describeMessageFiles(snapshot, extras)
+    const current = settings()
+    const userMessage = store.chats.addMessage({ chatId, role: 'user', text: question, status: 'done' })
+    const model = await models.resolve(current)
+    const started = await runs.start({
+      session: project,
+      chatId,
+      userMessageId: userMessage.id,
+      question,
+      files,
+      settings: current,
+      model,
+      testMode: testMode ?? current.testMode,
+      now: now()
+    })
+    if (model.endpoint && current.memoryEnabled && options.extractMemories !== false && !(testMode ?? current.testMode)) {
+      // In the background: the answer never waits for it; close() does, so the store is not closed under it.
+      const extraction = scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: model.endpoint })
+      extractions.add(extraction)
+      void extraction.finally(() => extractions.delete(extraction))
+    }
+    return started
+  }
+
+  /** The prompt a question would send now, without sending it. The CLI may pin what the app takes from settings. */
+  async function preview(input: PreviewOptions): Promise<PromptPreview> {
+    const project = session()
+    const snapshot = project.snapshot()
+    const current = settings()
+    const testMode = input.testMode ?? current.testMode
+    const chat = input.chatId ? store.chats.get(input.chatId) : null
+    const extras = { attachments: input.attachments, tables: input.tables, skill: input.skill }
+    const assembled = assemblePrompt({
+      project: snapshot,
+      question: input.question.trim() === '' ? '' : messageText(snapshot, input.question, input.skill),
+      files: await describeMessageFiles(snapshot, extras, { allowOutside: input.allowOutsideAttachments }),
+      memory: selectStoredMemories(store, project.projectId, {
+        currentChatId: input.chatId ?? null,
+        budgetTokens: input.memoryBudget ?? current.memoryBudget,
+        memoryEnabled: current.memoryEnabled
+      }),
+      tools: createAgentTools({ testMode }),
+      testMode,
+      now: input.now ?? now(),
+      timezone: input.timezone ?? current.timezone,
+      channel: input.channel !== undefined ? input.channel : (chat?.channel ?? current.channel),
+      forkSelection: input.forkSelection ?? chat?.selection ?? null,
+      history: chat ? toHistory(chat.messages) : [],
+      archiveSource: `chat:${input.chatId ?? 'new'}`,
+      model: models.peek(current).info
+    })
+    return assembled.preview
+  }
+
+  if (options.projectPath) await open(options.projectPath)
+
+  const api: Glassbox = {
+    store,
+    session,
+    waitForRun: (runId) => runs.wait(runId),
+    preview,
+
+    async getProject() {
+      return current?.info() ?? null
+    },
+    async openProject({ path }) {
+      return (await open(path)).info()
+    },
+    async listChats({ search }) {
+      return store.chats.list(session().projectId, search)
+    },
+    async createChat({ title, channel }) {
+      return store.chats.create(session().projectId, { title, channel: channel ?? null })
+    },
+    async getChat({ chatId }) {
+      return store.chats.get(chatId)
+    },
+    async deleteChat({ chatId }) {
+      store.chats.delete(chatId)
+    },
+    async forkChat({ chatId, messageId, selection }) {
+      return store.chats.fork(chatId, messageId, selection)
+    },
+    async sendMessage({ chatId, text, attachments, skill, tables }) {
+      const { runId } = await ask(chatId, text, { attachments, skill, tables })
+      return { runId }
+    },
+    async stopRun({ runId }) {
+      runs.stop(runId)
+    },
+    async regenerate({ chatId }) {
+      const messages = store.chats.get(chatId).messages
+      const lastUser = [...messages].reverse().find((message) => message.role === 'user')
+      if (!lastUser) throw new Error('Nothing to regenerate: this chat has no question yet.')
+      store.chats.deleteMessagesFrom(chatId, lastUser.id)
+      const { runId } = await ask(chatId, lastUser.text, {})
+      return { runId }
+    },
+    async editAndResend({ chatId, messageId, text }) {
+      store.chats.deleteMessagesFrom(chatId, messageId)
+      const { runId } = await ask(chatId, text, {})
+      return { runId }
+    },
+    async answerClarification({ chatId, answer }) {
+      const { runId } = await ask(chatId, answer, {})
+      return { runId }
+    },
+    previewPrompt: (input) => preview(input),
+    async getRun({ runId }) {
+      return store.runs.get(runId)
+    },
+    async listMemories() {
+      return store.memories.list(session().projectId)
+    },
+    async addMemory({ category, content }) {
+      return store.memories.add(session().projectId, { category, content, chatId: null })
+    },
+    async editMemory({ id, content }) {
+      return store.memories.edit(session().projectId, id, content)
+    },
+    async setMemoryEnabled({ id, enabled }) {
+      return store.memories.setEnabled(session().projectId, id, enabled)
+    },
+    async deleteMemory({ id }) {
+      store.memories.delete(session().projectId, id)
+    },
+    async getSettings() {
+      return settings()
+    },
+    async updateSettings(patch) {
+      return store.settings.update(current?.projectId ?? null, patch)
+    },
+    async listModels() {
+      return listModelServers(settings().endpoint ?? options.endpoint ?? null)
+    },
+    async runTests({ names }) {
+      return runProjectTests({
+        store,
+        session: session(),
+        names,
+        push,
+        askInTestMode: async (title, prompt) => {
+          const chat = store.chats.create(session().projectId, { title })
+          const { runId, done } = await ask(chat.id, prompt, {}, true)
+          await done
+          return runId
+        }
+      })
+    },
+    async syncProject() {
+      const result = await syncProject(session().snapshot().root, {
+        onProgress: (progress) => push({ channel: 'sync-progress', progress })
+      })
+      return { tables: result.tables }
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    async close() {
+      await runs.stopAll()
+      await Promise.all(extractions)
+      stopWatching()
+      await current?.close()
+      current = null
+      listeners.clear()
+      store.close()
+    }
+  }
+  return api
+}
+
+/** Every preset server (running or not, so the picker can say how to start one) plus a configured one. */
+async function listModelServers(configured: string | null): Promise<ModelServerView[]> {
+  const detected = await detectServers({ timeoutMs: 800 })
+  const views: ModelServerView[] = SERVER_PRESETS.map((preset) => {
+    const server = detected.find((candidate) => candidate.baseUrl === preset.baseUrl)
+    return {
+      preset: preset.kind,
+      label: preset.label,
+      baseUrl: preset.baseUrl,
+      running: server !== undefined,
+      models: (server?.models ?? []).map(({ id, contextWindow, vision, tools }) => ({ id, contextWindow, vision, tools }))
+    }
+  })
+  if (configured && !views.some((view) => view.baseUrl === configured)) {
+    try {
+      const models = await listModels(configured, { timeoutMs: 1500 })
+      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(({ id, contextWindow, vision, tools }) => ({ id, contextWindow, vision, tools })) })
+    } catch (error) {
+      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: false, models: [], error: error instanceof Error ? error.message : String(error) })
+    }
+  }
+  return views
+}

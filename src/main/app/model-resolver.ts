@@ -1,0 +1,114 @@
+import type { ModelEndpoint } from '../agent/chat-model'
+import { detectServers, describeModel, listModels, type ModelInfo } from '../agent/discovery'
+import { normalizeBaseUrl } from '../agent/endpoints'
+import type { Settings } from '../../shared/api'
+import type { PromptModelInfo } from './prompt-assembly'
+
+// Which model a run talks to and what it can take: the endpoint and model from the settings (or the
+// command line), else the first server detected on loopback; its context window from the server itself,
+// else the configured one, else a conservative default. Discovery is cached so previews stay instant.
+
+/** Used when neither the server nor the settings say: small enough that a request never overflows silently. */
+export const DEFAULT_CONTEXT_WINDOW = 8192
+const MAX_RESERVED_OUTPUT = 2048
+const DISCOVERY_TIMEOUT_MS = 1500
+
+export interface ResolvedModel {
+  endpoint: ModelEndpoint | null
+  info: PromptModelInfo
+  /** Where the context window came from, in words (for the inspector). */
+  contextSource: string
+  /** What the server says about tool calling; null when it does not say. */
+  tools: boolean | null
+}
+
+export function reservedOutputFor(contextWindow: number): number {
+  return Math.min(MAX_RESERVED_OUTPUT, Math.floor(contextWindow / 4))
+}
+
+export class ModelResolver {
+  private readonly described = new Map<string, Promise<ModelInfo | null>>()
+  private readonly settled = new Map<string, ModelInfo | null>()
+
+  constructor(private readonly defaults: { endpoint?: string; model?: string } = {}) {}
+
+  /** The endpoint a run would use, asking the servers when nothing is configured. */
+  async endpointFor(settings: Settings): Promise<ModelEndpoint | null> {
+    const configured = settings.endpoint ?? this.defaults.endpoint ?? null
+    const model = settings.model ?? this.defaults.model ?? null
+    if (configured) {
+      const baseUrl = normalizeBaseUrl(configured)
+      if (model) return { baseUrl, model }
+      const models = await listModels(baseUrl, { timeoutMs: DISCOVERY_TIMEOUT_MS }).catch(() => [])
+      return models[0] ? { baseUrl, model: models[0].id } : null
+    }
+    const servers = await detectServers({ timeoutMs: DISCOVERY_TIMEOUT_MS })
+    const server = servers.find((candidate) => candidate.models.length > 0)
+    if (!server) return null
+    const chosen = (model && server.models.find((candidate) => candidate.id === model)) || server.models[0]
+    return { baseUrl: server.baseUrl, model: chosen.id }
+  }
+
+  /** Full resolution for a run: waits for discovery (bounded). */
+  async resolve(settings: Settings): Promise<ResolvedModel> {
+    const endpoint = await this.endpointFor(settings)
+    const described = endpoint ? await this.describe(endpoint, settings) : null
+    return this.toResolved(endpoint, described, settings)
+  }
+
+  /** Instant resolution for previews: uses what discovery already knows and starts it for next time. */
+  peek(settings: Settings): ResolvedModel {
+    const baseUrl = settings.endpoint ?? this.defaults.endpoint ?? null
+    const model = settings.model ?? this.defaults.model ?? null
+    if (!baseUrl || !model) return this.toResolved(null, null, settings)
+    const endpoint = { baseUrl: normalizeBaseUrl(baseUrl), model }
+    const key = keyOf(endpoint)
+    if (!this.described.has(key)) void this.describe(endpoint, settings)
+    return this.toResolved(endpoint, this.settled.get(key) ?? null, settings)
+  }
+
+  private describe(endpoint: ModelEndpoint, settings: Settings): Promise<ModelInfo | null> {
+    const key = keyOf(endpoint)
+    let pending = this.described.get(key)
+    if (!pending) {
+      pending = describeModel(endpoint.baseUrl, endpoint.model, {
+        timeoutMs: DISCOVERY_TIMEOUT_MS,
+        configuredContextWindow: settings.contextWindow ?? undefined
+      })
+        .catch(() => null)
+        .then((info) => {
+          this.settled.set(key, info)
+          // A failed look-up is retried next time: the server may simply not have been started yet.
+          if (info === null) this.described.delete(key)
+          return info
+        })
+      this.described.set(key, pending)
+    }
+    return pending
+  }
+
+  private toResolved(endpoint: ModelEndpoint | null, described: ModelInfo | null, settings: Settings): ResolvedModel {
+    // A window the user configured wins: they may know the server runs with a smaller one than it reports.
+    const contextWindow = settings.contextWindow ?? described?.contextWindow ?? DEFAULT_CONTEXT_WINDOW
+    const contextSource = settings.contextWindow
+      ? 'configured in settings'
+      : described?.contextWindow
+        ? described.contextSource
+        : `default (${DEFAULT_CONTEXT_WINDOW}); the server did not say`
+    return {
+      endpoint,
+      info: {
+        contextWindow,
+        reservedOutput: reservedOutputFor(contextWindow),
+        hasVision: described?.vision ?? false,
+        supportsPromptCache: false
+      },
+      contextSource,
+      tools: described?.tools ?? null
+    }
+  }
+}
+
+function keyOf(endpoint: ModelEndpoint): string {
+  return `${endpoint.baseUrl}\n${endpoint.model}`
+}

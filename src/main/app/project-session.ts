@@ -1,0 +1,68 @@
+import { createDatabasePool, type DatabasePool } from '../agent/sql/database-pool'
+import { loadProject } from '../project/load'
+import { openProject, type ProjectModel } from '../project/watch'
+import type { ProjectSnapshot } from '../project/types'
+import type { Store } from '../store'
+import type { ProjectInfo } from '../../shared/api'
+
+// The open project: its live model (watched in the app, loaded once for the CLI), its row in the store and
+// the databases the agent may query. The pool is rebuilt only when the snapshot changes.
+
+export class ProjectSession {
+  private pool: { version: number; pool: DatabasePool } | null = null
+
+  private constructor(
+    private readonly model: ProjectModel,
+    readonly projectId: number
+  ) {}
+
+  static async open(store: Store, path: string, options: { watch: boolean }): Promise<ProjectSession> {
+    const model = options.watch ? await openProject(path) : staticModel(await loadProject(path))
+    const snapshot = model.snapshot()
+    const record = store.projects.ensure(snapshot.root, snapshot.name)
+    return new ProjectSession(model, record.id)
+  }
+
+  snapshot(): ProjectSnapshot {
+    return this.model.snapshot()
+  }
+
+  onChange(listener: (snapshot: ProjectSnapshot) => void): () => void {
+    return this.model.onChange(listener)
+  }
+
+  databases(): DatabasePool {
+    const snapshot = this.snapshot()
+    if (this.pool?.version !== snapshot.version) {
+      this.pool?.pool.close()
+      this.pool = { version: snapshot.version, pool: createDatabasePool(snapshot, snapshot.files) }
+    }
+    return this.pool.pool
+  }
+
+  info(): ProjectInfo {
+    return projectInfo(this.snapshot())
+  }
+
+  async close(): Promise<void> {
+    this.pool?.pool.close()
+    this.pool = null
+    await this.model.close()
+  }
+}
+
+export function projectInfo(snapshot: ProjectSnapshot): ProjectInfo {
+  return {
+    root: snapshot.root,
+    name: snapshot.name,
+    tables: snapshot.tables.map(({ type, database, schema, table }) => ({ type, database, schema, table })),
+    skills: snapshot.skills.map(({ name, description, location }) => ({ name, description, location })),
+    tests: snapshot.tests,
+    diagnostics: snapshot.diagnostics
+  }
+}
+
+/** A project read once, for one-shot commands: no watcher to keep the process alive. */
+function staticModel(snapshot: ProjectSnapshot): ProjectModel {
+  return { snapshot: () => snapshot, onChange: () => () => undefined, close: async () => undefined }
+}

@@ -1,0 +1,124 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { copyNaoExample, makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { main } from '../cli'
+
+// `glassbox prompt` as people and scripts call it (in-process, same dispatcher as the binary).
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) })
+  return { code, stdout, stderr }
+}
+
+describe('glassbox prompt', () => {
+  let data: ReturnType<typeof makeTempDir>
+  beforeEach(() => {
+    data = makeTempDir()
+  })
+  afterEach(() => data.cleanup())
+
+  async function promptJson(...args: string[]) {
+    const result = await cli(['prompt', '--data-dir', data.dir, '--now', '2026-03-01T10:00:00Z', '--timezone', 'UTC', '--json', ...args])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    return JSON.parse(result.stdout)
+  }
+
+  it('prints every key of the --json contract for the nao example', async () => {
+    const output = await promptJson('--project', NAO_EXAMPLE)
+    expect(Object.keys(output).sort()).toEqual(['budget', 'diagnostics', 'memory', 'messages', 'overrideMode', 'sections', 'system', 'user'])
+    expect(output.overrideMode).toBe('default')
+    for (const heading of ['# Instructions', '## Persona', '## Tool Calls', '## SQL Query Rules', '## User Rules', '## Current User Connections']) {
+      expect(output.system).toContain(heading)
+    }
+    expect(output.system).toContain('DuckDB')
+    expect(output.system).toContain('jaffle_shop')
+    expect(output.system).toContain('clarification')
+    expect(output.sections.every((section: { tokens: number }) => section.tokens > 0)).toBe(true)
+  })
+
+  it('drops the clarification rule in test mode', async () => {
+    const output = await promptJson('--project', NAO_EXAMPLE, '--test-mode')
+    expect(output.system).not.toContain('clarification')
+  })
+
+  it('wraps the prompt for a messaging channel', async () => {
+    const plain = await promptJson('--project', NAO_EXAMPLE)
+    const whatsapp = await promptJson('--project', NAO_EXAMPLE, '--channel', 'whatsapp')
+    expect(whatsapp.system).not.toBe(plain.system)
+    expect(whatsapp.system.toLowerCase()).toContain('whatsapp')
+  })
+
+  it('keeps the question byte-identical when there is no context', async () => {
+    const question = 'a < b & "c" {{x}} `y`'
+    const output = await promptJson('--project', NAO_EXAMPLE, '--question', question)
+    expect(output.user).toBe(question)
+    expect(output.messages.at(-1)).toEqual({ role: 'user', content: question })
+  })
+
+  it('puts an attached image in the context block with the vision note', async () => {
+    const image = join(data.dir, 'chart.png')
+    writeFileSync(image, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0f1ef0000000049454e44ae426082', 'hex'))
+    const output = await promptJson('--project', NAO_EXAMPLE, '--question', 'a < b', '--attach', image)
+    expect(output.user).toContain('```json')
+    expect(output.user).toContain('"type": "image/png"')
+    expect(output.user.toLowerCase()).toContain('vision')
+    expect(output.user.endsWith('Question: a < b')).toBe(true)
+  })
+
+  it('shows each budget part against the context window', async () => {
+    const output = await promptJson('--project', NAO_EXAMPLE, '--question', 'How many orders?')
+    expect(output.budget.contextWindow).toBeGreaterThan(0)
+    expect(output.budget.parts.find((part: { name: string }) => part.name === 'system').tokens).toBeGreaterThan(100)
+  })
+
+  describe('project overrides', () => {
+    let copy: ReturnType<typeof copyNaoExample>
+    beforeEach(() => {
+      copy = copyNaoExample()
+      mkdirSync(join(copy.dir, 'agent', 'prompts'), { recursive: true })
+    })
+    afterEach(() => copy.cleanup())
+
+    it('replaces the prompt with a file that has no placeholder', async () => {
+      writeFileSync(join(copy.dir, 'agent/prompts/system.md'), 'You answer in haiku.\n')
+      const output = await promptJson('--project', copy.dir)
+      expect(output.overrideMode).toBe('replaced')
+      expect(output.system).toBe('You answer in haiku.')
+    })
+
+    it('wraps the default prompt around {{ nao_prompt }}', async () => {
+      writeFileSync(join(copy.dir, 'agent/prompts/system.md'), 'Company preamble.\n\n{{ nao_prompt }}\n\nSign off.')
+      const output = await promptJson('--project', copy.dir)
+      expect(output.overrideMode).toBe('wrapped')
+      expect(output.system.startsWith('Company preamble.')).toBe(true)
+      expect(output.system).toContain('## SQL Query Rules')
+      expect(output.system.endsWith('Sign off.')).toBe(true)
+    })
+  })
+
+  it('shows memories added with the memory command, and says how many were left out', async () => {
+    const add = (content: string) =>
+      cli(['memory', 'add', '--project', NAO_EXAMPLE, '--data-dir', data.dir, '--category', 'global_rule', content])
+    expect((await add('Always show revenue in EUR.')).code).toBe(0)
+    let output = await promptJson('--project', NAO_EXAMPLE)
+    expect(output.system).toContain('Always show revenue in EUR.')
+    expect(output.memory.included.map((memory: { content: string }) => memory.content)).toEqual(['Always show revenue in EUR.'])
+
+    for (let i = 0; i < 60; i++) await add(`Rule number ${i}: ${'always use the fiscal calendar for quarterly breakdowns '.repeat(3)}`)
+    output = await promptJson('--project', NAO_EXAMPLE)
+    expect(output.memory.dropped.length).toBeGreaterThan(0)
+    expect(output.memory.dropped[0].reason).toMatch(/budget/)
+    expect(output.system).toContain(String(output.memory.dropped.length))
+  })
+
+  it('fails with one clear line for a missing project', async () => {
+    const result = await cli(['prompt', '--project', join(data.dir, 'nope'), '--data-dir', data.dir])
+    expect(result.code).toBe(1)
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toContain('no such folder')
+  })
+})

@@ -1,0 +1,73 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createGlassbox } from '../app/create-glassbox'
+import type { CliIo } from '../cli'
+import type { PromptPreview } from '../../shared/prompt'
+import { CliError } from './cli-error'
+import { requireProject, withGlassbox } from './options'
+
+// `glassbox prompt`: exactly what would be sent for a question, without sending it.
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      project: { type: 'string' },
+      question: { type: 'string', default: '' },
+      channel: { type: 'string' },
+      'test-mode': { type: 'boolean', default: false },
+      attach: { type: 'string', multiple: true, default: [] },
+      'fork-selection': { type: 'string' },
+      timezone: { type: 'string' },
+      now: { type: 'string' },
+      'data-dir': { type: 'string' },
+      json: { type: 'boolean', default: false }
+    },
+    strict: true,
+    allowPositionals: false
+  })
+  const project = requireProject(values.project)
+  const now = values.now === undefined ? undefined : parseNow(values.now)
+  return withGlassbox(createGlassbox({ dataDir: values['data-dir'], projectPath: project, watch: false }), async (glassbox) => {
+    const preview = await glassbox.preview({
+      question: values.question,
+      attachments: values.attach.map((file) => resolve(file)),
+      allowOutsideAttachments: true,
+      testMode: values['test-mode'],
+      channel: values.channel ?? null,
+      timezone: values.timezone,
+      now,
+      forkSelection: values['fork-selection']
+    })
+    io.stdout(values.json ? JSON.stringify(preview, null, 2) + '\n' : describe(preview))
+    return 0
+  })
+}
+
+function parseNow(text: string): Date {
+  const date = new Date(text)
+  if (Number.isNaN(date.getTime())) throw new CliError(`--now "${text}" is not an ISO-8601 date, e.g. 2026-01-31T09:00:00Z`)
+  return date
+}
+
+/** The prompt for a person: the text as sent, then where each part came from and what it costs. */
+function describe(preview: PromptPreview): string {
+  const lines = [`=== System prompt (${preview.overrideMode}) ===`, preview.system, '']
+  if (preview.user) lines.push('=== User prompt ===', preview.user, '')
+  lines.push('=== Sections ===')
+  for (const section of preview.sections) {
+    lines.push(`${section.id.padEnd(28)} ${String(section.tokens).padStart(6)} tokens  ${section.sources.join(', ')}`)
+  }
+  if (preview.budget) {
+    const { budget } = preview
+    lines.push('', `=== Budget: ${budget.used} of ${budget.contextWindow} tokens ===`)
+    for (const part of budget.parts) lines.push(`${part.name.padEnd(10)} ${String(part.tokens).padStart(6)}`)
+    for (const trim of budget.trimmed) lines.push(`trimmed ${trim.part}: ${trim.detail} (${trim.tokensSaved} tokens)`)
+  }
+  if (preview.memory.dropped.length > 0) lines.push('', `${preview.memory.dropped.length} memories left out to fit the memory budget`)
+  if (preview.diagnostics.length > 0) {
+    lines.push('', '=== Diagnostics ===')
+    for (const diagnostic of preview.diagnostics) lines.push(`${diagnostic.file}: ${diagnostic.problem}`)
+  }
+  return lines.join('\n') + '\n'
+}
