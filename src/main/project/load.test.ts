@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -227,5 +228,17 @@ describe('loadProject with bad input', () => {
     await expect(loadProject(join(project, 'file.txt'))).rejects.toThrow(/not a folder/)
     rmSync(project, { recursive: true })
     await expect(loadProject(project)).rejects.toThrow()
+  })
+})
+
+describe('loadProject with special files', () => {
+  it('does not hang on a named pipe behind a symlinked skill', async () => {
+    const { project } = makeProject({ 'agent/skills/ok.md': 'fine' })
+    execFileSync('mkfifo', [join(project, 'pipe')])
+    symlinkSync(join(project, 'pipe'), join(project, 'agent', 'skills', 'pipe.md'))
+    const snapshot = await loadProject(project)
+    expect(snapshot.skills.map((skill) => skill.name)).toEqual(['ok'])
+    expect(snapshot.files).toEqual(['agent/skills/ok.md'])
+    expect(snapshot.diagnostics).toEqual([{ file: 'agent/skills/pipe.md', problem: 'is not a regular file; skipped' }])
   })
 })

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises'
+import { open, stat } from 'node:fs/promises'
 import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 
 // Reads one project text file through the safe-path guard, refusing what would hurt the prompt: binary
@@ -42,16 +42,18 @@ export async function readProjectText(root: string, relPath: string, maxBytes: n
     throw error
   }
   try {
+    // Checked before opening: opening a named pipe would wait forever for a writer.
+    if (!(await stat(real)).isFile()) return { ok: false, problem: 'is not a regular file; skipped' }
     const handle = await open(real, 'r')
     try {
-      const stat = await handle.stat()
-      if (!stat.isFile()) return { ok: false, problem: 'not a regular file; skipped' }
-      const length = Math.min(stat.size, maxBytes)
+      const info = await handle.stat()
+      const length = Math.min(info.size, maxBytes)
       const buffer = Buffer.alloc(length)
       const { bytesRead } = await handle.read(buffer, 0, length, 0)
-      const decoded = decodeUtf8(buffer.subarray(0, bytesRead), bytesRead < stat.size)
+      const cut = bytesRead < info.size
+      const decoded = decodeUtf8(buffer.subarray(0, bytesRead), cut)
       if (!decoded.ok) return decoded
-      return { ok: true, real, text: decoded.text, size: stat.size, mtimeMs: stat.mtimeMs, cut: bytesRead < stat.size }
+      return { ok: true, real, text: decoded.text, size: info.size, mtimeMs: info.mtimeMs, cut }
     } finally {
       await handle.close()
     }

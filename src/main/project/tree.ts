@@ -100,7 +100,9 @@ async function resolveLink(root: string, relPath: string): Promise<'file' | 'dir
   try {
     const target = await realpath(join(root, relPath))
     if (!isInside(root, target)) return 'outside'
-    return (await stat(target)).isDirectory() ? 'dir' : 'file'
+    const info = await stat(target)
+    // A link to a pipe or device is no readable file: treat it like a dangling link.
+    return info.isDirectory() ? 'dir' : info.isFile() ? 'file' : 'broken'
   } catch {
     return 'broken'
   }

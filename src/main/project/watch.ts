@@ -54,6 +54,8 @@ class WatchedProject implements WatchedProjectModel {
   private watcher: FSWatcher | null = null
   private gone = false
   private watching: Promise<void> = Promise.resolve()
+  /** Settles a watcher start-up that close() cut short, so whenWatching() never hangs. */
+  private abandonStart: () => void = () => {}
   private readonly listeners = new Set<(snapshot: ProjectSnapshot) => void>()
   private readonly batcher: ChangeBatcher
   private livenessTimer: NodeJS.Timeout | null = null
@@ -76,9 +78,9 @@ class WatchedProject implements WatchedProjectModel {
   async start(): Promise<void> {
     this.tree = await walkProject(this.root)
     this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
-    // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. A rescan
+    // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
     // once it is ready catches what changed in between (and publishes nothing if nothing did).
-    this.watching = this.startWatcher().then(() => this.batcher.requestFull())
+    this.watchInBackground()
     this.livenessTimer = setInterval(() => void this.checkLiveness(), this.options.livenessMs ?? 1000)
     this.livenessTimer.unref()
   }
@@ -122,12 +124,23 @@ class WatchedProject implements WatchedProjectModel {
     })
     watcher.on('error', () => this.batcher.requestFull())
     this.watcher = watcher
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
+    await new Promise<void>((resolve) => {
+      this.abandonStart = resolve
+      watcher.once('ready', () => resolve())
+    })
+  }
+
+  /** Starts the watcher in the background, then rescans to catch what changed while it scanned. */
+  private watchInBackground(): void {
+    this.watching = this.startWatcher().then(() => {
+      if (this.watcher) this.batcher.requestFull()
+    })
   }
 
   private async stopWatcher(): Promise<void> {
     const watcher = this.watcher
     this.watcher = null
+    this.abandonStart()
     await watcher?.close()
   }
 
@@ -142,7 +155,7 @@ class WatchedProject implements WatchedProjectModel {
       await this.apply(batch)
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
-      this.publish({ ...this.current, diagnostics: [...this.current.diagnostics, { file: '.', problem: `could not refresh the project (${reason})` }] })
+      this.publishWithProblem(`could not refresh the project (${reason}); showing its last known state`)
     }
   }
 
@@ -156,7 +169,7 @@ class WatchedProject implements WatchedProjectModel {
       this.rootIdentity = identity
       this.gone = false
       this.caches = createCaches(this.root)
-      await this.startWatcher()
+      this.watchInBackground()
       this.tree = await walkProject(this.root)
     } else if (batch.full) {
       this.tree = await walkProject(this.root)
@@ -181,8 +194,13 @@ class WatchedProject implements WatchedProjectModel {
     if (this.gone) return
     this.gone = true
     await this.stopWatcher() // its handles follow the old folder wherever it went
-    const diagnostics = [...this.current.diagnostics, { file: '.', problem: FOLDER_GONE_PROBLEM }]
-    this.publish({ ...this.current, diagnostics })
+    this.publishWithProblem(FOLDER_GONE_PROBLEM)
+  }
+
+  /** Republishes the last snapshot with a problem about the whole folder (once, however often it recurs). */
+  private publishWithProblem(problem: string): void {
+    if (this.current.diagnostics.some((diagnostic) => diagnostic.file === '.' && diagnostic.problem === problem)) return
+    this.publish({ ...this.current, diagnostics: [...this.current.diagnostics, { file: '.', problem }] })
   }
 
   private publish(snapshot: ProjectSnapshot): void {
