@@ -1,7 +1,27 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, shell } from 'electron'
+import { app, BrowserWindow, session, shell } from 'electron'
+import { createGlassbox } from './app/create-glassbox'
+import { registerIpc } from './ipc'
+import { RENDERER_CSP } from './web/csp'
 
 // Window and lifecycle only; everything else in src/main is plain Node shared with the CLI and web mode.
+
+type GlassboxInstance = Awaited<ReturnType<typeof createGlassbox>>
+let glassbox: Promise<GlassboxInstance> | null = null
+
+/** The services, created once for the app's lifetime (the store lives in the app's user-data folder). */
+function services(): Promise<GlassboxInstance> {
+  glassbox ??= createGlassbox({ dataDir: app.getPath('userData'), projectPath: process.env.GLASSBOX_PROJECT })
+  return glassbox
+}
+
+/** The same strict CSP as web mode, as a header too (the dev server serves over http). */
+function lockDownSession(): void {
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } })
+  })
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+}
 
 function createWindow(): void {
   const window = new BrowserWindow({
@@ -22,11 +42,19 @@ function createWindow(): void {
     return { action: 'deny' }
   })
   window.webContents.on('will-navigate', (event) => event.preventDefault())
-  if (process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL)
-  else void window.loadFile(join(__dirname, '../renderer/index.html'))
+  window.webContents.on('will-attach-webview', (event) => event.preventDefault())
+  // The page loads once its IPC handlers exist, so its first calls never miss them.
+  const unregister = services().then((api) => {
+    const dispose = registerIpc(api, window)
+    if (process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL)
+    else void window.loadFile(join(__dirname, '../renderer/index.html'))
+    return dispose
+  })
+  window.on('closed', () => void unregister.then((dispose) => dispose()))
 }
 
 void app.whenReady().then(() => {
+  lockDownSession()
   createWindow()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()
@@ -35,4 +63,8 @@ void app.whenReady().then(() => {
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit()
+})
+
+app.on('will-quit', () => {
+  void glassbox?.then((api) => api.close())
 })

@@ -179,7 +179,7 @@ describe('web UI on the fake API', () => {
     const answer = page.getByTestId('assistant-text').last()
     expect(await answer.textContent()).toContain('<script>window.__pwned = true</script>')
     expect(await answer.locator('script, iframe, img').count()).toBe(0)
-    expect(await page.evaluate(() => 'pwned' in window || '__pwned' in window)).toBe(false)
+    expect(await page.evaluate(() => 'pwned' in globalThis || '__pwned' in globalThis)).toBe(false)
     await ui.screenshot('13-raw-html-inert')
   })
 
@@ -201,7 +201,7 @@ describe('web UI on the fake API', () => {
     // A paste: the value lands at once (Playwright's fill types it through the IME path, which takes
     // Chromium seconds for 1 MB on its own, with or without the app).
     await page.getByTestId('composer').evaluate((element, text) => {
-      const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set
+      const setValue = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), 'value')?.set
       setValue?.call(element, text)
       element.dispatchEvent(new Event('input', { bubbles: true }))
     }, big)
@@ -225,7 +225,7 @@ describe('web UI on the fake API', () => {
       counts.push(await list.evaluate((element) => element.querySelectorAll('*').length))
     }
     const rows = await page.locator('.message-row').count()
-    const total = await page.evaluate(() => document.querySelectorAll('*').length)
+    const total = await page.locator('*').count()
     console.log(`[e2e] 5,000-message chat: ${rows} rows rendered, list DOM nodes while scrolling ${counts.join(' / ')}, whole page ${total}`)
     expect(Math.max(...counts)).toBeLessThan(1500)
     await page.locator('[data-message-id="big-0"]').waitFor()

@@ -3,6 +3,7 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { createFakeApi, type FakeApi } from '../../../test/e2e/fake-api'
 import { RENDERER_CSP } from './csp'
 import { startWebServer, type WebServer } from './server'
@@ -41,6 +42,17 @@ function call(op: string, body: unknown, headers: Record<string, string> = {}): 
   })
 }
 
+const errorBody = z.object({ error: z.string(), issues: z.array(z.object({ path: z.string(), message: z.string() })).optional() })
+const chatsBody = z.object({ result: z.array(z.object({ id: z.string() })) })
+
+async function errorOf(response: Response): Promise<z.infer<typeof errorBody>> {
+  return errorBody.parse(await response.json())
+}
+
+async function chatIds(): Promise<string[]> {
+  return chatsBody.parse(await (await call('listChats', {})).json()).result.map((chat) => chat.id)
+}
+
 /** A raw request, for what fetch will not send (another Host, an unnormalised path). */
 function raw(path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -59,14 +71,13 @@ describe('web server', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
     const response = await call('listChats', {})
     expect(response.status).toBe(200)
-    const body = await response.json()
-    expect(body.result.length).toBeGreaterThan(0)
+    expect(chatsBody.parse(await response.json()).result.length).toBeGreaterThan(0)
   })
 
   it('refuses a call without the token', async () => {
     const response = await fetch(`${server.url}api/listChats`, { method: 'POST', body: '{}' })
     expect(response.status).toBe(401)
-    expect((await response.json()).error).toMatch(/token/)
+    expect((await errorOf(response)).error).toMatch(/token/)
   })
 
   it('refuses a wrong token', async () => {
@@ -77,7 +88,7 @@ describe('web server', () => {
   it('refuses a foreign Origin', async () => {
     const response = await call('listChats', {}, { Origin: 'https://evil.example' })
     expect(response.status).toBe(403)
-    expect((await response.json()).error).toContain('requests from origin "https://evil.example" are not allowed')
+    expect((await errorOf(response)).error).toContain('requests from origin "https://evil.example" are not allowed')
   })
 
   it('accepts its own Origin', async () => {
@@ -88,47 +99,46 @@ describe('web server', () => {
   it('refuses a foreign Host (DNS rebinding)', async () => {
     const response = await raw('/', { Host: `evil.example:${server.port}` })
     expect(response.status).toBe(403)
-    expect(JSON.parse(response.body).error).toContain('Host "evil.example')
+    expect(errorBody.parse(JSON.parse(response.body)).error).toContain('Host "evil.example')
   })
 
   it('rejects a missing field with the zod issue', async () => {
     const response = await call('getChat', {})
     expect(response.status).toBe(400)
-    const body = await response.json()
+    const body = await errorOf(response)
     expect(body.error).toContain('Invalid input for getChat')
-    expect(body.issues[0].path).toBe('chatId')
+    expect(body.issues?.[0].path).toBe('chatId')
   })
 
   it('rejects an extra field', async () => {
     const response = await call('listChats', { search: 'x', admin: true })
     expect(response.status).toBe(400)
-    expect((await response.json()).error).toContain('admin')
+    expect((await errorOf(response)).error).toContain('admin')
   })
 
   it('rejects a wrongly typed field', async () => {
     const response = await call('setMemoryEnabled', { id: 1, enabled: 'yes' })
     expect(response.status).toBe(400)
-    const body = await response.json()
-    expect(body.issues[0].path).toBe('enabled')
+    expect((await errorOf(response)).issues?.[0].path).toBe('enabled')
   })
 
   it('rejects a body that is not JSON', async () => {
     const response = await call('listChats', '{nope')
     expect(response.status).toBe(400)
-    expect((await response.json()).error).toContain('not valid JSON')
+    expect((await errorOf(response)).error).toContain('not valid JSON')
   })
 
   it('answers 404 for an unknown operation', async () => {
     const response = await call('dropDatabase', {})
     expect(response.status).toBe(404)
-    expect((await response.json()).error).toBe('Unknown operation "dropDatabase".')
+    expect((await errorOf(response)).error).toBe('Unknown operation "dropDatabase".')
   })
 
   it('passes a service error through with its message (a path outside the project)', async () => {
-    const chats = (await (await call('listChats', {})).json()).result
-    const response = await call('sendMessage', { chatId: chats[0].id, text: 'hi', attachments: ['../../etc/passwd'] })
+    const [chatId] = await chatIds()
+    const response = await call('sendMessage', { chatId, text: 'hi', attachments: ['../../etc/passwd'] })
     expect(response.status).toBe(500)
-    expect((await response.json()).error).toMatch(/outside the project folder/)
+    expect((await errorOf(response)).error).toMatch(/outside the project folder/)
   })
 
   it('serves the renderer with the strict CSP', async () => {
@@ -157,9 +167,10 @@ describe('web server', () => {
     const controller = new AbortController()
     const response = await fetch(`${server.url}api/events?token=${server.token}`, { signal: controller.signal })
     expect(response.headers.get('content-type')).toContain('text/event-stream')
-    const reader = response.body!.getReader()
-    const chats = (await (await call('listChats', {})).json()).result
-    await call('sendMessage', { chatId: chats[0].id, text: 'monthly revenue' })
+    const reader = response.body?.getReader()
+    if (!reader) throw new Error('The event stream has no body.')
+    const [chatId] = await chatIds()
+    await call('sendMessage', { chatId, text: 'monthly revenue' })
     let text = ''
     while (!text.includes('"run-start"')) text += new TextDecoder().decode((await reader.read()).value)
     controller.abort()

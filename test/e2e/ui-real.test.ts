@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
+import { copyNaoExample, makeTempDir } from '../support/fixtures'
+import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
+import { openUi, type UiSession } from './harness'
+
+// The real services (store in a temp folder, the nao example, DuckDB) behind web mode, a scripted
+// OpenAI-compatible model server on loopback, and the real renderer in headless Chromium.
+
+interface SentMessage {
+  role: string
+  content: unknown
+}
+
+function messagesOf(request: RecordedRequest): SentMessage[] {
+  const body = request.body
+  if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages)) return []
+  return body.messages.flatMap((message: unknown): SentMessage[] =>
+    typeof message === 'object' && message !== null && 'role' in message && typeof message.role === 'string' ? [{ role: message.role, content: 'content' in message ? message.content : '' }] : []
+  )
+}
+
+function isAgentRequest(request: RecordedRequest): boolean {
+  const body = request.body
+  return typeof body === 'object' && body !== null && 'tools' in body && Array.isArray(body.tools) && !('response_format' in body)
+}
+
+const MONTHLY_SQL = "SELECT strftime(order_date, '%Y-%m') AS month, SUM(amount) AS revenue FROM orders GROUP BY 1 ORDER BY 1"
+const ANSWER = 'Revenue rose every month from January to April 2018. The **April** total is the highest (query `q1`, column `revenue`).'
+
+/** The model's side of each conversation, chosen by the last question and the tool results so far. */
+function script(request: RecordedRequest): Turn {
+  if (!isAgentRequest(request)) return { text: '{"user_instructions": null, "user_profile": null}' }
+  const messages = messagesOf(request)
+  const lastUser = messages.map((message) => message.role).lastIndexOf('user')
+  const question = String(messages[lastUser]?.content ?? '').toLowerCase()
+  const toolResults = messages.slice(lastUser + 1).filter((message) => message.role === 'tool')
+  if (question.includes('slow')) return { text: 'Counting the orders one by one, '.repeat(60), chunkSize: 4, chunkDelayMs: 60 }
+  if (!question.includes('revenue')) return { text: 'Hello! Ask me about the jaffle shop data.' }
+  if (toolResults.length === 0) return { reasoning: 'orders has amount and order_date.', toolCalls: [{ name: 'execute_sql', args: { sql_query: MONTHLY_SQL } }] }
+  if (toolResults.length === 1) {
+    const queryId = /query_id: (\S+)/.exec(String(toolResults[0].content))?.[1] ?? 'q1'
+    return {
+      toolCalls: [
+        {
+          name: 'display_chart',
+          args: { query_id: queryId, chart_type: 'bar', x_axis_key: 'month', x_axis_type: 'category', series: [{ data_key: 'revenue', label: 'Revenue' }], title: 'Revenue by month' }
+        }
+      ]
+    }
+  }
+  return { text: ANSWER, chunkSize: 6, chunkDelayMs: 25 }
+}
+
+let model: ScriptedServer
+let glassbox: Glassbox
+let ui: UiSession
+let cleanups: Array<() => void> = []
+
+beforeAll(async () => {
+  const project = copyNaoExample()
+  const data = makeTempDir('glassbox-e2e-data-')
+  cleanups = [project.cleanup, data.cleanup]
+  model = await startScriptedServer({ script })
+  glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, endpoint: model.url, model: 'scripted-model', watch: false })
+  ui = await openUi(glassbox)
+}, 120_000)
+
+afterAll(async () => {
+  await ui?.close()
+  await glassbox?.close()
+  await model?.close()
+  for (const cleanup of cleanups) cleanup()
+})
+
+describe('web UI on the real services', () => {
+  it('opens the nao example and previews its real prompt', async () => {
+    const { page } = ui
+    await page.goto(ui.appUrl)
+    await page.getByTestId('project-name').waitFor()
+    await expect.poll(() => page.getByTestId('system-text').textContent(), { timeout: 15_000 }).toContain('## SQL Query Rules')
+    await expect.poll(() => page.getByTestId('outline').locator('li').count()).toBeGreaterThan(4)
+    await ui.screenshot('real-01-home')
+  })
+
+  it('asks, streams the answer, shows the SQL call with its table and the chart', async () => {
+    const { page } = ui
+    await page.getByTestId('new-chat').click()
+    await page.getByTestId('composer').fill('How did revenue evolve month by month?')
+    await page.keyboard.press('Enter')
+    await page.locator('[data-status="streaming"]').first().waitFor()
+    await page.getByTestId('chart').waitFor({ timeout: 20_000 })
+    await page.locator('[data-role="assistant"][data-status="done"]').waitFor({ timeout: 20_000 })
+    expect(await page.getByTestId('assistant-text').last().textContent()).toContain('April total is the highest')
+    const call = page.locator('[data-tool="execute_sql"]').first()
+    await call.getByRole('button').first().click()
+    await expect.poll(() => call.locator('.result-table tbody tr').count()).toBeGreaterThan(1)
+    expect(await call.textContent()).toContain('GROUP BY 1')
+    expect(await page.getByTestId('chart').locator('svg .recharts-bar-rectangle').count()).toBeGreaterThan(1)
+    await ui.screenshot('real-02-answer-sql-chart')
+  })
+
+  it('drops the clarification rule from the prompt in test mode', async () => {
+    const { page } = ui
+    await page.locator('.tabs').getByRole('tab', { name: 'System' }).click()
+    await expect.poll(() => page.getByTestId('system-text').textContent()).toContain('clarification')
+    await page.getByTestId('test-mode').check({ force: true })
+    await expect.poll(() => page.getByTestId('system-text').textContent(), { timeout: 10_000 }).not.toContain('clarification')
+    await page.locator('.tabs').getByRole('tab', { name: 'Test mode' }).click()
+    await expect.poll(() => page.locator('.diff-line.removed').count()).toBeGreaterThan(0)
+    await ui.screenshot('real-03-test-mode-diff')
+    await page.getByTestId('test-mode').uncheck({ force: true })
+  })
+
+  it('adds memories, shows them in the Memory tab, and trims them on a smaller budget', async () => {
+    const { page } = ui
+    await page.getByTestId('nav-memory').click()
+    for (const content of ['Always show revenue in EUR as well as USD.', 'The user reports to the CFO every month.']) {
+      await page.getByTestId('memory-input').fill(content)
+      await page.getByRole('button', { name: 'Add memory' }).click()
+      await expect.poll(() => page.getByTestId('memory-table').textContent()).toContain(content)
+    }
+    await page.locator('.tabs').getByRole('tab', { name: 'Memory' }).click()
+    await expect.poll(() => page.getByTestId('memory-included').textContent()).toContain('Always show revenue in EUR')
+    await page.getByTestId('memory-budget').fill('10')
+    await expect.poll(() => page.getByTestId('memory-dropped').locator('li').count(), { timeout: 10_000 }).toBeGreaterThan(0)
+    await ui.screenshot('real-04-memory-trimmed')
+    await page.getByRole('button', { name: 'Reset' }).click()
+    await page.getByTestId('nav-memory').click()
+  })
+
+  it('stops a run mid-stream', async () => {
+    const { page } = ui
+    await page.getByTestId('composer').fill('Count them slowly please')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.locator('[data-status="streaming"] [data-testid="assistant-text"]').count(), { timeout: 15_000 }).toBe(1)
+    await page.getByTestId('stop').click()
+    await page.locator('[data-role="assistant"][data-status="cancelled"]').waitFor({ timeout: 10_000 })
+    const partial = (await page.getByTestId('assistant-text').last().textContent()) ?? ''
+    expect(partial.length).toBeGreaterThan(0)
+    expect(partial.length).toBeLessThan('Counting the orders one by one, '.repeat(60).length)
+    await ui.screenshot('real-05-stopped')
+    expect(ui.consoleErrors).toEqual([])
+  })
+
+  it('shows exactly what a run sent', async () => {
+    const { page } = ui
+    await page.locator('[data-role="assistant"]').first().hover()
+    await page.getByRole('button', { name: 'Inspect prompt' }).first().click()
+    await page.getByText(/Exactly what run/).waitFor()
+    await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()
+    await expect.poll(() => page.locator('.request-message .role-badge').allTextContents()).toContain('system')
+    await ui.screenshot('real-06-run-request')
+  })
+})
