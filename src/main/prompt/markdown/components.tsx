@@ -5,6 +5,7 @@ import {
   type Component,
   type MarkdownElement,
   type MarkdownNode,
+  type MemoNode,
   type RenderedNode,
   type RenderedSection,
   type SectionInfo,
@@ -140,6 +141,15 @@ export function XML({ tag, props = {}, children }: WithChildren & { tag: string;
  */
 export function Section({ children, ...info }: WithChildren & SectionInfo): SectionNode {
   return { kind: 'section', info, children }
+}
+
+/**
+ * Renders its one child element once per `on` object and reuses the text and sections afterwards. The child
+ * must depend on nothing but `on` (e.g. the skills list of a project snapshot, which is replaced on change).
+ * @example <Memo on={skills}><Skills skills={skills} /></Memo>
+ */
+export function Memo({ on, children }: { on: object; children: MarkdownElement }): MemoNode {
+  return { kind: 'memo', on, child: children }
 }
 
 /** Inserts text rendered earlier as-is (no re-escaping), keeping its section map. */

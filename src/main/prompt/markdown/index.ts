@@ -11,6 +11,7 @@ export {
   Link,
   List,
   ListItem,
+  Memo,
   Quote,
   Rendered,
   Section,

@@ -25,7 +25,7 @@ export interface MarkdownElement {
 }
 
 /** Layout instructions the renderer understands directly; primitives return them. */
-export type LayoutNode = BlockNode | SectionNode | RenderedNode
+export type LayoutNode = BlockNode | SectionNode | RenderedNode | MemoNode
 
 export interface BlockNode {
   readonly kind: 'block'
@@ -57,6 +57,13 @@ export interface RenderedNode {
   readonly sections: readonly RenderedSection[]
 }
 
+/** An element rendered once per `on` object, then reused (see the Memo primitive). */
+export interface MemoNode {
+  readonly kind: 'memo'
+  readonly on: object
+  readonly child: MarkdownElement
+}
+
 /** A section located in rendered text, before token counting. */
 export interface RenderedSection {
   id: string
@@ -65,6 +72,8 @@ export interface RenderedSection {
   sources: string[]
   start: number
   end: number
+  /** Token count already known for this exact text (memoised parts); dropped when the text is re-indented. */
+  tokens?: number
 }
 
 export function h<P extends object>(type: Component<P>, props: P | null, ...children: MarkdownNode[]): MarkdownElement {
@@ -73,7 +82,20 @@ export function h<P extends object>(type: Component<P>, props: P | null, ...chil
     children.length === 0
       ? Object.assign({}, props)
       : Object.assign({}, props, { children: children.length === 1 ? children[0] : children })
-  return { kind: 'element', type, props: merged, render: () => type(merged) }
+  return new JsxElement(type, merged)
+}
+
+// A class rather than an object with a closure: elements are created by the thousand on big projects.
+class JsxElement<P extends object> implements MarkdownElement {
+  readonly kind = 'element'
+  constructor(
+    readonly type: Component<P>,
+    readonly props: P
+  ) {}
+
+  render(): MarkdownNode {
+    return this.type(this.props)
+  }
 }
 
 /** `<>…</>`: its children, joined by the enclosing block's separator. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { countTokens } from '../tokens'
 import { h, Fragment } from './jsx-runtime'
-import { Block, List, ListItem, Quote, Rendered, Section, Span, Title } from './components'
+import { Block, List, ListItem, Memo, Quote, Rendered, Section, Span, Title } from './components'
 import { MarkdownRenderError, renderLocated, renderToMarkdown, renderWithSections } from './render'
 
 // The section map (ranges, owners, token counts) and error paths.
@@ -114,6 +114,38 @@ describe('section map', () => {
       </Block>
     )
     expect(renderWithSections(tree())).toEqual(renderWithSections(tree()))
+  })
+})
+
+describe('Memo', () => {
+  it('renders its child once per object', () => {
+    let calls = 0
+    const Expensive = ({ items }: { items: string[] }) => {
+      calls++
+      return items.join(', ')
+    }
+    const items = ['a', 'b']
+    renderToMarkdown(<Memo on={items}><Expensive items={items} /></Memo>)
+    expect(renderToMarkdown(<Memo on={items}><Expensive items={items} /></Memo>)).toBe('a, b')
+    expect(calls).toBe(1)
+  })
+
+  it('renders again for another object', () => {
+    const Joined = ({ items }: { items: string[] }) => items.join(', ')
+    const first = ['a']
+    const second = ['b']
+    renderToMarkdown(<Memo on={first}><Joined items={first} /></Memo>)
+    expect(renderToMarkdown(<Memo on={second}><Joined items={second} /></Memo>)).toBe('b')
+  })
+
+  it('locates reused sections wherever the memo lands', () => {
+    const owner = {}
+    const Part = () => <Section id="part" title="Part" sources={[]}>part</Section>
+    const memo = () => <Memo on={owner}><Part /></Memo>
+    renderLocated(memo())
+    const { text, sections } = renderLocated(<Block>{'intro'}{memo()}</Block>)
+    expect(text.slice(sections[0].start, sections[0].end)).toBe('part')
+    expect(renderLocated(memo()).sections[0]).toMatchObject({ start: 0, end: 4, component: 'Part' })
   })
 })
 

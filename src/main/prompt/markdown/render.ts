@@ -1,6 +1,6 @@
 import type { PromptSection } from '../../../shared/prompt'
 import { countTokens } from '../tokens'
-import type { MarkdownElement, MarkdownNode, RenderedSection } from './jsx-runtime'
+import type { Component, MarkdownElement, MarkdownNode, MemoNode, RenderedSection } from './jsx-runtime'
 
 // Walks the element tree once. Each node renders to a chunk (text + the sections inside it, located relative
 // to that text); joining and indenting chunks shifts their sections, so the final map is exact.
@@ -29,7 +29,7 @@ export class MarkdownRenderError extends Error {
 }
 
 // Layout primitives are left out of error paths (the failing one itself is kept): they say nothing useful.
-const LAYOUT_COMPONENTS = new Set(['Block', 'Span', 'Fragment', 'List', 'ListItem', 'Section'])
+const LAYOUT_COMPONENTS = new Set(['Block', 'Span', 'Fragment', 'List', 'ListItem', 'Section', 'Memo'])
 
 function describe(reason: string, path: string[]): string {
   const readable = path.filter((name, index) => index === path.length - 1 || !LAYOUT_COMPONENTS.has(name))
@@ -62,7 +62,7 @@ const EMPTY: Chunk = { text: '', sections: [] }
 
 /** Renders a tree to Markdown text. */
 export function renderToMarkdown(node: MarkdownNode): string {
-  return renderNode(node, '', []).text
+  return renderNode(node, '', null).text
 }
 
 /** Renders a tree to Markdown text plus its section map, each section with its token count. */
@@ -73,15 +73,22 @@ export function renderWithSections(node: MarkdownNode): RenderResult {
 
 /** Renders a tree to Markdown text plus its located sections, leaving token counts for the final text. */
 export function renderLocated(node: MarkdownNode): LocatedText {
-  return renderNode(node, '', [])
+  return renderNode(node, '', null)
 }
 
 /** A located section with the token count of its slice of `text`. */
 export function withTokens(text: string, section: RenderedSection): PromptSection {
-  return { ...section, tokens: countTokens(text.slice(section.start, section.end)) }
+  return { ...section, tokens: section.tokens ?? countTokens(text.slice(section.start, section.end)) }
 }
 
-function renderNode(node: MarkdownNode, separator: string, path: string[]): Chunk {
+// The components being rendered, innermost first: a cheap, shared path for section owners.
+interface PathStep {
+  name: string
+  parent: PathStep | null
+}
+
+// Chunks own their section objects (nothing else holds them), so joining and indenting move them in place.
+function renderNode(node: MarkdownNode, separator: string, path: PathStep | null): Chunk {
   if (typeof node === 'string') return node.length === 0 ? EMPTY : { text: node, sections: [] }
   if (typeof node === 'number') return { text: String(node), sections: [] }
   if (node === null || node === undefined || typeof node === 'boolean') return EMPTY
@@ -98,43 +105,76 @@ function renderNode(node: MarkdownNode, separator: string, path: string[]): Chun
       const inner = renderNode(node.children, separator, path)
       if (inner.text.length === 0) return EMPTY
       const component = node.info.component ?? nearestComponent(path)
-      const section = { ...node.info, component, start: 0, end: inner.text.length }
+      // Counted now, on this section's own text: slicing the whole output later would first copy all of it.
+      const tokens = countTokens(inner.text)
+      const section = { ...node.info, component, start: 0, end: inner.text.length, tokens }
       return { text: inner.text, sections: [section, ...inner.sections] }
     }
     case 'rendered':
-      return { text: node.text, sections: [...node.sections] }
+      return { text: node.text, sections: node.sections.map(copySection) }
+    case 'memo':
+      return renderMemo(node, separator, path)
   }
+}
+
+// Memo results by `on` object, then by the child's component; copies go out, as chunks are moved in place.
+const memoCache = new WeakMap<object, Map<Component<never>, Chunk>>()
+
+function renderMemo(node: MemoNode, separator: string, path: PathStep | null): Chunk {
+  let byComponent = memoCache.get(node.on)
+  if (!byComponent) {
+    byComponent = new Map()
+    memoCache.set(node.on, byComponent)
+  }
+  let stored = byComponent.get(node.child.type)
+  if (!stored) {
+    const chunk = renderNode(node.child, separator, path)
+    stored = { text: flatten(chunk.text), sections: chunk.sections.map(copySection) }
+    byComponent.set(node.child.type, stored)
+  }
+  return { text: stored.text, sections: stored.sections.map(copySection) }
+}
+
+// Joined text is a tree of string pieces; copying a reused one into one flat string once saves walking its
+// thousands of pieces again every time it is inserted. (A proper substring forces the copy in V8.)
+function flatten(text: string): string {
+  return (' ' + text).slice(1)
+}
+
+function copySection(section: RenderedSection): RenderedSection {
+  return { ...section }
 }
 
 function isNodeArray(node: MarkdownNode): node is readonly MarkdownNode[] {
   return Array.isArray(node)
 }
 
-function renderElement(element: MarkdownElement, separator: string, path: string[]): Chunk {
+function renderElement(element: MarkdownElement, separator: string, path: PathStep | null): Chunk {
   const name = componentName(element)
   const result = evaluate(element)
   // The separator carries through components and fragments: only a Block (or Span) sets a new one.
   try {
-    return renderNode(result, separator, [...path, name])
+    return renderNode(result, separator, { name, parent: path })
   } catch (error) {
     throw error instanceof MarkdownRenderError ? error.within(name) : error
   }
 }
 
-function nearestComponent(path: string[]): string {
-  for (let index = path.length - 1; index >= 0; index--) if (!LAYOUT_COMPONENTS.has(path[index])) return path[index]
+function nearestComponent(path: PathStep | null): string {
+  for (let step = path; step !== null; step = step.parent) if (!LAYOUT_COMPONENTS.has(step.name)) return step.name
   return 'Section'
 }
 
-function join(nodes: readonly MarkdownNode[], separator: string, path: string[]): Chunk {
+function join(nodes: readonly MarkdownNode[], separator: string, path: PathStep | null): Chunk {
   let text = ''
-  const sections: RenderedSection[] = []
+  let sections: RenderedSection[] = []
   for (const node of nodes) {
     const chunk = renderNode(node, separator, path)
     // Children that render nothing leave no stray separator behind.
     if (chunk.text.length === 0) continue
     if (text.length > 0) text += separator
-    for (const section of chunk.sections) sections.push(shift(section, text.length))
+    if (text.length === 0) sections = chunk.sections
+    else for (const section of chunk.sections) sections.push(moveBy(section, text.length))
     text += chunk.text
   }
   return { text, sections }
@@ -142,16 +182,20 @@ function join(nodes: readonly MarkdownNode[], separator: string, path: string[])
 
 function prepend(prefix: string, chunk: Chunk): Chunk {
   if (prefix.length === 0) return chunk
-  return { text: prefix + chunk.text, sections: chunk.sections.map((section) => shift(section, prefix.length)) }
+  for (const section of chunk.sections) moveBy(section, prefix.length)
+  return { text: prefix + chunk.text, sections: chunk.sections }
 }
 
 function indentLines(chunk: Chunk, indent: string): Chunk {
   if (indent.length === 0) return chunk
-  const text = indent + chunk.text.replaceAll('\n', '\n' + indent)
   // Every line start before a position gains one indent; a section starting a line starts after its indent.
   const moved = (position: number): number => position + indent.length * (1 + countNewlines(chunk.text, position))
-  const sections = chunk.sections.map((section) => ({ ...section, start: moved(section.start), end: moved(section.end) }))
-  return { text, sections }
+  for (const section of chunk.sections) {
+    section.start = moved(section.start)
+    section.end = moved(section.end)
+    section.tokens = undefined
+  }
+  return { text: indent + chunk.text.replaceAll('\n', '\n' + indent), sections: chunk.sections }
 }
 
 function countNewlines(text: string, before: number): number {
@@ -160,6 +204,13 @@ function countNewlines(text: string, before: number): number {
   return count
 }
 
+function moveBy(section: RenderedSection, offset: number): RenderedSection {
+  section.start += offset
+  section.end += offset
+  return section
+}
+
+/** A copy of a section moved by `offset` characters. */
 export function shift(section: RenderedSection, offset: number): RenderedSection {
   return offset === 0 ? section : { ...section, start: section.start + offset, end: section.end + offset }
 }

@@ -12,18 +12,24 @@ const FENCE = /^\s*(```|~~~)/
 
 export function splitRuleBlocks(text: string): RulePiece[] {
   const pieces: RulePiece[] = []
-  let current: RulePiece = { text: '', heading: null }
+  let start = 0
+  let heading: string | null = null
   let inFence = false
-  for (const line of text.split(/(?<=\n)/)) {
+  // Pieces are slices of the original text (cheap, and flat for whoever joins them later).
+  for (let lineStart = 0; lineStart < text.length; ) {
+    const newline = text.indexOf('\n', lineStart)
+    const lineEnd = newline === -1 ? text.length : newline + 1
+    const line = text.slice(lineStart, lineEnd)
     if (FENCE.test(line)) inFence = !inFence
-    const heading = inFence ? null : HEADING.exec(line.trimEnd())
-    if (heading) {
-      if (current.text.length > 0) pieces.push(current)
-      current = { text: '', heading: heading[1] }
+    const match = inFence ? null : HEADING.exec(line.trimEnd())
+    if (match) {
+      if (lineStart > start) pieces.push({ text: text.slice(start, lineStart), heading })
+      start = lineStart
+      heading = match[1]
     }
-    current.text += line
+    lineStart = lineEnd
   }
-  if (current.text.length > 0) pieces.push(current)
+  if (text.length > start) pieces.push({ text: text.slice(start), heading })
   return pieces
 }
 

@@ -1,7 +1,7 @@
 import type { MemoryItem } from '../../../shared/prompt'
 import type { ProjectSnapshot, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
-import { Block } from '../markdown/components'
+import { Block, Memo } from '../markdown/components'
 import { ChartRules, CitationRules, FormattingRules, Persona, ToolCalls } from './behaviour'
 import { ContextStructure } from './context-structure'
 import { Connections, Memory, Skills, UserRules } from './context-sections'
@@ -33,9 +33,16 @@ export function SystemPrompt({ project, memory, skills, date, timezone, testMode
       <CitationRules />
       <FormattingRules />
       <Block separator={'\n\n---\n\n'}>
-        <UserRules rules={project.rules} />
+        {project.rules && (
+          <Memo on={project.rules}>
+            <UserRules rules={project.rules} />
+          </Memo>
+        )}
         <Connections connections={project.connections} />
-        <Skills skills={skills} />
+        {/* Rules and skills are the big parts; their objects are kept while unchanged, so render each once. */}
+        <Memo on={skills}>
+          <Skills skills={skills} />
+        </Memo>
         <Memory included={memory.included} droppedCount={memory.droppedCount} />
       </Block>
     </Block>
