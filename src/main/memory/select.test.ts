@@ -88,10 +88,15 @@ describe('selectStoredMemories', () => {
     const chatIds = chats(3)
     seedMemories(store, projectId, 400, { seed: budgetTokens + 1, chatIds: [...chatIds, null], disabledShare: 0.1, supersededShare: 0.1 })
     const options = { budgetTokens, currentChatId: inChat ? chatIds[1] : null, maxDropped: 10_000 }
-    const all = store.memories.list(projectId).map((view) => ({
-      ...view,
-      tokens: store.memories.selectable(projectId, null).find((item) => item.id === view.id)?.tokens ?? 0
-    }))
+    // Every memory, retired ones included, with its stored token count: the in-memory walk must skip them.
+    const tokens = new Map(
+      store.db
+        .prepare(`SELECT id, tokens FROM memories`)
+        .raw()
+        .all()
+        .map((row) => (Array.isArray(row) ? [Number(row[0]), Number(row[1])] : [0, 0]))
+    )
+    const all = store.memories.list(projectId).map((view) => ({ ...view, tokens: tokens.get(view.id) ?? 0 }))
     expect(selectStoredMemories(store, projectId, options)).toEqual(selectMemories(all, options))
   })
 

@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../test/support/fixtures'
+import { makeTempDir, REPO_ROOT } from '../../../test/support/fixtures'
 import {
   StoreBusyError,
   StoreCorruptError,
@@ -30,6 +31,7 @@ function hash(file: string): string {
 }
 
 const isRoot = process.getuid?.() === 0
+const canDropPrivileges = isRoot && existsSync('/usr/bin/setpriv')
 
 describe('openStore', () => {
   it('creates the folder and a WAL database with foreign keys, migrated to the latest version', () => {
@@ -145,5 +147,20 @@ describe('openStore', () => {
     chmodSync(parent, 0o555)
     cleanups.push(() => chmodSync(parent, 0o755))
     expect(() => openStore(join(parent, 'data'))).toThrow(StoreReadOnlyError)
+  })
+
+  // As root, the same checks run in a child process as the unprivileged user 65534.
+  it.runIf(canDropPrivileges)('reports read-only files and folders with a named error (as an unprivileged user)', () => {
+    const output = execFileSync(
+      '/usr/bin/setpriv',
+      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--import', 'tsx', join(import.meta.dirname, 'read-only-probe.ts')],
+      { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, HOME: '/tmp' }, timeout: 20_000 }
+    )
+    const outcomes: unknown = JSON.parse(output)
+    expect(outcomes).toEqual({
+      needsMigration: expect.stringMatching(/^StoreReadOnlyError: .* is read-only/),
+      current: expect.stringMatching(/^StoreReadOnlyError: .* is read-only/),
+      cannotCreate: expect.stringMatching(/^StoreReadOnlyError: .* is read-only/)
+    })
   })
 })
