@@ -4,6 +4,7 @@ import type { Store } from '../store'
 import { openTempStore } from '../store/test-store'
 import { extractMemories, scheduleMemoryExtraction, type ExtractionLogger, type ExtractionRequest } from './extract'
 import { EXTRACTION_INSTRUCTIONS } from './extraction-prompt'
+import { seedMemories } from './seed-memories'
 
 let store: Store
 let cleanup: () => void
@@ -161,6 +162,26 @@ describe('extractMemories', () => {
     )
     expect(await extractMemories(request)).toEqual({ status: 'failed', error: 'refused' })
     expect(store.memories.list(projectId)).toEqual([])
+  })
+
+  it('shows the model only the newest 100 of 10,000 saved memories, and supersedes only among those', async () => {
+    seedMemories(store, projectId, 10_000)
+    const [newest] = store.memories.recentSelectable(projectId, 1)
+    say('user', 'From now on round to whole numbers.')
+    const request = await serve(
+      json({
+        user_instructions: [
+          { content: 'Always round to whole numbers.', supersedes_id: newest.id },
+          { content: 'Never show decimals.', supersedes_id: 1 }
+        ],
+        user_profile: null
+      })
+    )
+    const result = await extractMemories(request)
+    expect(result).toMatchObject({ status: 'saved', superseded: [newest.id], ignoredSupersedes: [1] })
+    const shownLines = JSON.stringify(requestBody().messages).match(/- \[id \d+\]/g) ?? []
+    expect(shownLines).toHaveLength(100)
+    expect(store.memories.get(projectId, 1).supersededBy).toBeNull()
   })
 
   it('reports a failing server as a result, not an exception', async () => {
