@@ -71,12 +71,12 @@ export function renderWithSections(node: MarkdownNode): RenderResult {
   return { text, sections: sections.map((section) => withTokens(text, section)) }
 }
 
-/** Renders a tree to Markdown text plus its located sections, leaving token counts for the final text. */
+/** Renders a tree to Markdown text plus its located sections (as the wrappers and overrides shift them). */
 export function renderLocated(node: MarkdownNode): LocatedText {
   return renderNode(node, '', null)
 }
 
-/** A located section with the token count of its slice of `text`. */
+/** A located section with its token count: the one counted at render time, else that of its slice of `text`. */
 export function withTokens(text: string, section: RenderedSection): PromptSection {
   return { ...section, tokens: section.tokens ?? countTokens(text.slice(section.start, section.end)) }
 }

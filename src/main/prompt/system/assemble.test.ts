@@ -115,6 +115,14 @@ describe('default prompt', () => {
   })
 })
 
+describe('skills lists', () => {
+  it('renders a copy of the project skills like the project skills', () => {
+    const skills = [{ name: 'a', description: 'A.', location: 'agent/skills/a.md', body: '' }]
+    const project = makeProject({ skills })
+    expect(assemble({ project, skills: [...skills] }).text).toBe(assemble({ project }).text)
+  })
+})
+
 describe('test mode', () => {
   it('differs from normal mode only by the clarification rule', () => {
     const normal = assemble().text

@@ -57,7 +57,7 @@ function build(input: SystemPromptInput, date: string, timezone: string): System
   // A file without placeholders replaces the whole prompt: nothing else is rendered.
   if (override && !hasPlaceholder(override.text)) return finish(replacePrompt(override), 'replaced', [])
 
-  const skills = input.skills ?? project.skills
+  const skills = canonicalSkills(input)
   let prompt = renderLocated(
     h(SystemPrompt, { project, memory: input.memory, skills, date, timezone, testMode: input.testMode, tools: input.tools })
   )
@@ -131,6 +131,27 @@ function skillsKey(input: SystemPromptInput): string {
   const skills = input.skills
   if (!skills || skills === input.project.skills) return ''
   return skills.map((skill) => `${skill.location}|${skill.name}`).join('\u0001')
+}
+
+// The budget fitter passes a fresh copy of the skills list on every call. Equal lists map to one array, so the
+// rendered Skills section (memoised per list object) is reused.
+const skillLists = new WeakMap<readonly Skill[], Map<string, readonly Skill[]>>()
+
+function canonicalSkills(input: SystemPromptInput): readonly Skill[] {
+  const all = input.project.skills
+  const given = input.skills
+  if (!given || given === all) return all
+  if (given.length === all.length && given.every((skill, index) => skill === all[index])) return all
+  let lists = skillLists.get(all)
+  if (!lists) {
+    lists = new Map()
+    skillLists.set(all, lists)
+  }
+  const key = skillsKey(input)
+  const known = lists.get(key)
+  if (known) return known
+  lists.set(key, given)
+  return given
 }
 
 /** Callers get their own arrays; the cached sections themselves are frozen, so changing one fails loudly. */
