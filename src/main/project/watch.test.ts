@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { copyNaoExample } from '../../../test/support/fixtures'
+import { loadProject } from './load'
 import type { ProjectSnapshot } from './types'
 import { FOLDER_GONE_PROBLEM, openProject, type WatchedProjectModel } from './watch'
 
@@ -27,6 +28,19 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<number>
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   return performance.now() - start
+}
+
+/** Like waitFor, for a check that has to read the disk. */
+async function waitForAsync(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const start = performance.now()
+  while (!(await check())) {
+    if (performance.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+function sameButVersion(a: ProjectSnapshot, b: ProjectSnapshot): boolean {
+  return JSON.stringify({ ...a, version: 0 }) === JSON.stringify({ ...b, version: 0 })
 }
 
 describe('openProject', () => {
@@ -112,6 +126,20 @@ describe('openProject', () => {
     expect(model.snapshot().diagnostics).toEqual([])
     writeFileSync(join(dir, 'RULES.md'), 'Watched again.')
     await waitFor(() => model.snapshot().rules?.text === 'Watched again.', 1000)
+  })
+
+  it('after a mix of changes, matches a fresh load of the folder', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 30 })
+    const schema = join(dir, 'databases', 'type=duckdb', 'database=jaffle_shop', 'schema=main')
+    rmSync(join(schema, 'table=orders'), { recursive: true })
+    renameSync(join(schema, 'table=customers'), join(schema, 'table=clients'))
+    writeFileSync(join(dir, '.naoignore'), 'docs/\n')
+    mkdirSync(join(dir, 'agent', 'prompts'), { recursive: true })
+    writeFileSync(join(dir, 'agent', 'prompts', 'slack.md'), 'Be brief on Slack.')
+    writeFileSync(join(dir, 'nao_config.yaml'), 'project_name: renamed\n')
+    await waitForAsync(async () => sameButVersion(model.snapshot(), await loadProject(dir)), 3000)
+    expect(model.snapshot().tables.map((ref) => ref.table)).toContain('clients')
+    expect(model.snapshot().files.some((file) => file.startsWith('docs/'))).toBe(false)
   })
 
   it('ignores changes under node_modules and .git', async () => {
