@@ -197,6 +197,21 @@ describe('List', () => {
     expect(renderToMarkdown(list)).toBe('- a\n\t- b\n\t\t- c')
   })
 
+  it('indents a list written inside an item under that item', () => {
+    const list = (
+      <List>
+        <ListItem>
+          a
+          <List>
+            <ListItem>b</ListItem>
+          </List>
+        </ListItem>
+        <ListItem>c</ListItem>
+      </List>
+    )
+    expect(renderToMarkdown(list)).toBe('- a\n\t- b\n- c')
+  })
+
   it('numbers only the items of an ordered list, not its nested lists', () => {
     const list = (
       <List ordered>

@@ -91,8 +91,19 @@ export function List({ children, ordered = false }: WithChildren & { ordered?: b
   return <Block separator={'\n'}>{lines}</Block>
 }
 
+/** One item's text; a List among its children goes on the next lines, one tab deeper. */
 export function ListItem({ children }: WithChildren) {
-  return <Span>{children}</Span>
+  const parts = flattenChildren(children)
+  const sublists = parts.filter((part) => isElementOf(part, List))
+  if (sublists.length === 0) return <Span>{children}</Span>
+  return (
+    <Block separator={'\n'}>
+      <Span>{parts.filter((part) => !isElementOf(part, List))}</Span>
+      {sublists.map((sublist) => (
+        <Block indent={'\t'}>{sublist}</Block>
+      ))}
+    </Block>
+  )
 }
 
 /** `title:` then the list; when `maxItems` cuts it, a last line `...(N more)`. */
