@@ -100,6 +100,18 @@ describe('selectStoredMemories', () => {
     expect(selectStoredMemories(store, projectId, options)).toEqual(selectMemories(all, options))
   })
 
+  it('finds a small old memory behind a long run of memories that do not fit', () => {
+    const small = store.memories.add(projectId, { category: 'personal_fact', content: 'Works in Berlin.' })
+    for (let i = 0; i < 300; i++)
+      store.memories.add(projectId, { category: 'personal_fact', content: `Fact ${i}: ` + 'revenue '.repeat(40) })
+    const [newest] = store.memories.recentSelectable(projectId, 1)
+    const budgetTokens = store.memories.items([newest.id])[0].tokens + 10
+    const selection = selectStoredMemories(store, projectId, { budgetTokens, maxDropped: 1000 })
+    expect(selection.included.map((item) => item.id)).toEqual([newest.id, small.id])
+    expect(selection.droppedCount).toBe(299)
+    expect(selection).toEqual(selectMemories(store.memories.selectable(projectId, null), { budgetTokens }))
+  })
+
   it('takes budget and on/off from the project settings', () => {
     seedMemories(store, projectId, 50)
     store.settings.update(projectId, { memoryBudget: 30 })

@@ -198,10 +198,10 @@ export class MemoriesRepo {
         this.context
           .statement(
             `SELECT id FROM (
-               SELECT id, tokens FROM memories INDEXED BY memories_selectable
+               SELECT id, tokens, created_at FROM memories INDEXED BY memories_selectable
                WHERE ${SELECTABLE} AND (created_at, id) < (@createdAt, @id)
                ORDER BY created_at DESC, id DESC LIMIT @window
-             ) WHERE tokens <= @maxTokens LIMIT 1`
+             ) WHERE tokens <= @maxTokens ORDER BY created_at DESC, id DESC LIMIT 1`
           )
           .pluck()
           .get(params) ??
