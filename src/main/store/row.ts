@@ -31,6 +31,7 @@ export function textOrNull(row: Row, key: string): string | null {
   return value
 }
 
+/** Any SQLite number (INTEGER or REAL). */
 export function integer(row: Row, key: string): number {
   const value = row[key]
   if (typeof value !== 'number') throw mismatch(key, 'number', value)
