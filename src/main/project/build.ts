@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
 import type { Diagnostic } from '../../shared/prompt'
-import { CONFIG_FILE, parseConfig, type ProjectConfig } from './config'
+import { CONFIG_FILE, parseConfig, resolveDatabases, type ProjectConfig } from './config'
 import { DATABASES_FOLDER, readDatabaseLayout, type DatabaseLayout } from './databases'
 import { overrideSlotOf, parseOverride } from './overrides'
 import { ParsedFileCache, type Parsed } from './parse-cache'
@@ -28,11 +28,11 @@ export interface SnapshotCaches {
   layout: DatabaseLayout | null
 }
 
-export function createCaches(root: string): SnapshotCaches {
+export function createCaches(): SnapshotCaches {
   return {
     rules: new ParsedFileCache(parseRules),
     config: new ParsedFileCache((_path, text) => {
-      const config = parseConfig(root, text)
+      const config = parseConfig(text)
       return { value: config, diagnostics: config.diagnostics }
     }),
     ignore: new ParsedFileCache((_path, text) => ({ value: parseIgnorePatterns(text), diagnostics: [] })),
@@ -78,34 +78,39 @@ export async function buildSnapshot(
   const layout = caches.layout && changed && !touchesDatabases(changed) ? caches.layout : readDatabaseLayout(tree)
   caches.layout = layout
   diagnostics.push(...layout.diagnostics)
+  const databases = resolveDatabases(root, config?.databases ?? [])
+  diagnostics.push(...databases.diagnostics)
   const patterns = ignorePatterns ?? NO_PATTERNS
-  const snapshot: ProjectSnapshot = {
+  return {
     root,
     name: config?.projectName ?? basename(root),
     rules,
     connections: layout.connections,
-    databases: config?.databases ?? [],
+    databases: databases.databases,
     tables: layout.tables,
     skills: skills.filter((skill) => skill !== null),
-    systemOverride: null,
-    channelOverrides: {},
-    userPromptOverride: null,
+    ...placeOverrides(overrides),
     contextFolders: contextFoldersOf(tree),
     tests: pathsIn(tree, 'tests', /\.ya?ml$/i).filter((path) => isFileInside(tree.get(path))),
     files: visibleFiles(tree, patterns),
     ignorePatterns: patterns,
-    diagnostics: [],
+    diagnostics: sortDiagnostics(diagnostics),
     version
   }
+}
+
+type OverrideFields = Pick<ProjectSnapshot, 'systemOverride' | 'channelOverrides' | 'userPromptOverride'>
+
+function placeOverrides(overrides: ReadonlyArray<{ path: string; file: ProjectFile | null }>): OverrideFields {
+  const fields: OverrideFields = { systemOverride: null, channelOverrides: {}, userPromptOverride: null }
   for (const { path, file } of overrides) {
     const slot = overrideSlotOf(path)
     if (!file || !slot) continue
-    if (slot.kind === 'system') snapshot.systemOverride = file
-    else if (slot.kind === 'user-prompt') snapshot.userPromptOverride = file
-    else snapshot.channelOverrides[slot.channel] = file
+    if (slot.kind === 'system') fields.systemOverride = file
+    else if (slot.kind === 'user-prompt') fields.userPromptOverride = file
+    else fields.channelOverrides[slot.channel] = file
   }
-  snapshot.diagnostics = sortDiagnostics(diagnostics)
-  return snapshot
+  return fields
 }
 
 /** A snapshot of a project with nothing in it, e.g. before the first load finishes. */

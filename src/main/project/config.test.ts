@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { NAO_EXAMPLE } from '../../../test/support/fixtures'
-import { blankTemplates, parseConfig } from './config'
+import { blankTemplates, parseConfig, resolveDatabases } from './config'
 
 describe('blankTemplates', () => {
   it('replaces expressions bare and quoted, and drops statements and comments', () => {
@@ -14,28 +14,31 @@ describe('blankTemplates', () => {
 
 describe('parseConfig', () => {
   it("reads the nao example's config despite its Jinja api_key", () => {
-    const config = parseConfig(NAO_EXAMPLE, readFileSync(join(NAO_EXAMPLE, 'nao_config.yaml'), 'utf8'))
+    const config = parseConfig(readFileSync(join(NAO_EXAMPLE, 'nao_config.yaml'), 'utf8'))
     expect(config.projectName).toBe('example')
-    expect(config.databases).toHaveLength(1)
-    expect(config.databases[0].path).toBe(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'))
+    expect(config.databases).toEqual([
+      { index: 0, name: 'duckdb-jaffle-shop', type: 'duckdb', path: './jaffle_shop.duckdb', accessors: ['columns', 'preview'], include: [], exclude: [] }
+    ])
     expect(config.diagnostics).toEqual([])
+    expect(resolveDatabases(NAO_EXAMPLE, config.databases).databases[0].path).toBe(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'))
   })
 
   it('skips an entry without name or type and keeps the others', () => {
-    const config = parseConfig(NAO_EXAMPLE, 'databases:\n- type: duckdb\n- name: pg\n  type: postgres\n  accessors: [columns, 3, {x: 1}]\n')
-    expect(config.databases).toEqual([{ name: 'pg', type: 'postgres', path: null, accessors: ['columns', '3'], include: [], exclude: [] }])
+    const config = parseConfig('databases:\n- type: duckdb\n- name: pg\n  type: postgres\n  accessors: [columns, 3, {x: 1}]\n')
+    expect(config.databases).toEqual([{ index: 1, name: 'pg', type: 'postgres', path: null, accessors: ['columns', '3'], include: [], exclude: [] }])
     expect(config.diagnostics).toEqual([{ file: 'nao_config.yaml', problem: 'databases[0] needs at least `name` and `type`; skipped' }])
   })
 
   it('says when a database file does not exist yet', () => {
-    const config = parseConfig(NAO_EXAMPLE, 'databases:\n- {name: later, type: sqlite, path: ./later.sqlite}\n')
-    expect(config.databases[0].path).toBeNull()
-    expect(config.diagnostics[0].problem).toMatch(/databases\[0\] \(later\): Cannot read "\.\/later\.sqlite": no such file/)
+    const config = parseConfig('databases:\n- {name: later, type: sqlite, path: ./later.sqlite}\n')
+    const resolved = resolveDatabases(NAO_EXAMPLE, config.databases)
+    expect(resolved.databases[0].path).toBeNull()
+    expect(resolved.diagnostics[0].problem).toMatch(/databases\[0\] \(later\): Cannot read "\.\/later\.sqlite": no such file/)
   })
 
   it('accepts an empty file and reports a non-mapping or a non-list databases', () => {
-    expect(parseConfig(NAO_EXAMPLE, '')).toEqual({ projectName: null, databases: [], diagnostics: [] })
-    expect(parseConfig(NAO_EXAMPLE, '- a\n- b\n').diagnostics[0].problem).toMatch(/not a YAML mapping/)
-    expect(parseConfig(NAO_EXAMPLE, 'databases: duckdb\n').diagnostics[0].problem).toMatch(/`databases:` is not a list/)
+    expect(parseConfig('')).toEqual({ projectName: null, databases: [], diagnostics: [] })
+    expect(parseConfig('- a\n- b\n').diagnostics[0].problem).toMatch(/not a YAML mapping/)
+    expect(parseConfig('databases: duckdb\n').diagnostics[0].problem).toMatch(/`databases:` is not a list/)
   })
 })

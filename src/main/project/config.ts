@@ -12,9 +12,16 @@ export const CONFIG_FILE = 'nao_config.yaml'
 /** Stands in for a `{{ … }}` expression: a plain scalar, valid both bare and inside quotes. */
 const TEMPLATE_PLACEHOLDER = '__template__'
 
+/** A `databases:` entry as written: its path is not resolved yet (the file may appear later). */
+export interface ConfiguredDatabase extends Omit<DatabaseConfig, 'path'> {
+  /** Position in the `databases:` list, for diagnostics. */
+  index: number
+  path: string | null
+}
+
 export interface ProjectConfig {
   projectName: string | null
-  databases: DatabaseConfig[]
+  databases: ConfiguredDatabase[]
   diagnostics: Diagnostic[]
 }
 
@@ -42,8 +49,8 @@ export function blankTemplates(text: string): string {
     .replace(/\{#[\s\S]*?#\}/g, '')
 }
 
-/** Parses the config text; the database paths are resolved inside `root` through the safe-path guard. */
-export function parseConfig(root: string, text: string): ProjectConfig {
+/** Parses the config text. Database paths stay as written; see resolveDatabases. */
+export function parseConfig(text: string): ProjectConfig {
   const diagnostics: Diagnostic[] = []
   const problem = (message: string): void => void diagnostics.push({ file: CONFIG_FILE, problem: message })
   let document: unknown
@@ -65,35 +72,39 @@ export function parseConfig(root: string, text: string): ProjectConfig {
     problem('`databases:` is not a list; no database files are known')
     return { projectName, databases: [], diagnostics }
   }
-  const databases: DatabaseConfig[] = []
+  const databases: ConfiguredDatabase[] = []
   entries.forEach((entry, index) => {
     const parsed = databaseEntry.safeParse(entry)
     if (!parsed.success) {
       problem(`databases[${index}] needs at least \`name\` and \`type\`; skipped`)
       return
     }
-    const { name: dbName, type, path, accessors = [], include = [], exclude = [] } = parsed.data
-    databases.push({
-      name: dbName,
-      type,
-      path: path ? resolveDatabasePath(root, path, `databases[${index}] (${dbName})`, problem) : null,
-      accessors,
-      include,
-      exclude
-    })
+    const { name, type, path, accessors = [], include = [], exclude = [] } = parsed.data
+    databases.push({ index, name, type, path: path || null, accessors, include, exclude })
   })
   return { projectName, databases, diagnostics }
 }
 
-function resolveDatabasePath(root: string, path: string, where: string, problem: (message: string) => void): string | null {
-  try {
-    return resolveInside(root, path)
-  } catch (error) {
-    if (error instanceof PathOutsideProjectError) problem(`${where}: path refused. ${error.message}`)
-    else if (error instanceof ProjectPathMissingError) problem(`${where}: ${error.message} SQL cannot run on it until it exists`)
-    else throw error
-    return null
-  }
+/**
+ * Resolves each database's path inside `root` through the safe-path guard. Done on every rebuild, not
+ * cached with the config: a database file can appear (a sync) or vanish without the config changing.
+ */
+export function resolveDatabases(root: string, databases: readonly ConfiguredDatabase[]): { databases: DatabaseConfig[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = []
+  const resolved = databases.map(({ index, path, ...database }): DatabaseConfig => {
+    if (path === null) return { ...database, path: null }
+    const where = `databases[${index}] (${database.name})`
+    try {
+      return { ...database, path: resolveInside(root, path) }
+    } catch (error) {
+      if (error instanceof PathOutsideProjectError) diagnostics.push({ file: CONFIG_FILE, problem: `${where}: path refused. ${error.message}` })
+      else if (error instanceof ProjectPathMissingError) {
+        diagnostics.push({ file: CONFIG_FILE, problem: `${where}: ${error.message} SQL cannot run on it until it exists` })
+      } else throw error
+      return { ...database, path: null }
+    }
+  })
+  return { databases: resolved, diagnostics }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -11,5 +11,5 @@ export async function loadProject(root: string): Promise<ProjectSnapshot> {
   const rootReal = await realpath(root)
   if (!(await stat(rootReal)).isDirectory()) throw new Error(`Cannot open project "${root}": it is not a folder.`)
   const tree = await walkProject(rootReal)
-  return buildSnapshot(rootReal, tree, createCaches(rootReal), 0)
+  return buildSnapshot(rootReal, tree, createCaches(), 0)
 }

@@ -142,6 +142,16 @@ describe('openProject', () => {
     expect(model.snapshot().files.some((file) => file.startsWith('docs/'))).toBe(false)
   })
 
+  it('resolves a database path once its file appears, though the config did not change', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 30 })
+    writeFileSync(join(dir, 'nao_config.yaml'), 'databases:\n- {name: later, type: sqlite, path: ./later.sqlite}\n')
+    await waitFor(() => model.snapshot().databases[0]?.name === 'later', 2000)
+    expect(model.snapshot().databases[0].path).toBeNull()
+    writeFileSync(join(dir, 'later.sqlite'), '')
+    await waitFor(() => model.snapshot().databases[0].path === join(dir, 'later.sqlite'), 2000)
+    expect(model.snapshot().diagnostics).toEqual([])
+  })
+
   it('ignores changes under node_modules and .git', async () => {
     const { dir, model } = await openCopy({ debounceMs: 20 })
     mkdirSync(join(dir, 'node_modules', 'pkg'), { recursive: true })

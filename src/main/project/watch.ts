@@ -67,7 +67,7 @@ class WatchedProject implements WatchedProjectModel {
     private readonly options: OpenProjectOptions
   ) {
     this.current = emptySnapshot(root)
-    this.caches = createCaches(root)
+    this.caches = createCaches()
     this.batcher = new ChangeBatcher((batch) => this.applySafely(batch), {
       debounceMs: options.debounceMs ?? 200,
       maxWaitMs: options.maxWaitMs ?? 2000,
@@ -168,7 +168,7 @@ class WatchedProject implements WatchedProjectModel {
       await this.stopWatcher()
       this.rootIdentity = identity
       this.gone = false
-      this.caches = createCaches(this.root)
+      this.caches = createCaches()
       this.watchInBackground()
       this.tree = await walkProject(this.root)
     } else if (batch.full) {
