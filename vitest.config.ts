@@ -1,4 +1,10 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { defineConfig } from 'vitest/config'
+
+// Commands run in tests without --data-dir keep their store in a throw-away folder, not the user's.
+const dataDir = mkdtempSync(join(tmpdir(), 'glassbox-vitest-'))
 
 export default defineConfig({
   esbuild: { jsx: 'transform', jsxFactory: 'h', jsxFragment: 'Fragment' },
@@ -8,6 +14,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    pool: 'forks'
+    pool: 'forks',
+    env: { GLASSBOX_DATA_DIR: dataDir }
   }
 })

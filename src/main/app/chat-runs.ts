@@ -86,7 +86,7 @@ export class RunManager {
     } catch (error) {
       return this.failBeforeSending(runId, chatId, answer.id, messageOf(error))
     }
-    if (!endpoint) return this.failBeforeSending(runId, chatId, answer.id, START_SERVER_GUIDANCE)
+    if (!endpoint) return this.failBeforeSending(runId, chatId, answer.id, model.unavailable ?? START_SERVER_GUIDANCE)
 
     const controller = new AbortController()
     const toolContext: ToolContext = {

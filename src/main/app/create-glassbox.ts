@@ -1,5 +1,5 @@
 import { detectServers, listModels } from '../agent/discovery'
-import { normalizeBaseUrl, SERVER_PRESETS } from '../agent/endpoints'
+import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
 import { syncProject } from '../data/sync'
 import { createAgentTools } from '../agent/tools'
@@ -8,7 +8,7 @@ import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
 import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
-import { RunManager, toHistory } from './chat-runs'
+import { RunManager, toHistory, type StartedRun } from './chat-runs'
 import { runProjectTests } from './evaluation'
 import { describeMessageFiles, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
@@ -32,6 +32,8 @@ export interface GlassboxOptions {
   nativeBinding?: string
   /** Clock (tests pin it). */
   now?: () => Date
+  /** Where to look for model servers when none is configured (tests point this at closed ports). */
+  serverPresets?: readonly ServerPreset[]
   /** Learn memories from each user message in the background (default true). */
   extractMemories?: boolean
 }
@@ -42,6 +44,8 @@ export interface Glassbox extends GlassboxApi {
   session(): ProjectSession
   /** Resolves when the run has ended and everything about it is stored. */
   waitForRun(runId: string): Promise<void>
+  /** sendMessage for the command line and tests: may force test mode and hands back the run's completion. */
+  send(input: { chatId: string; text: string; testMode?: boolean }): Promise<StartedRun>
   /** previewPrompt with what the command line can pin besides. */
   preview(input: PreviewOptions): Promise<PromptPreview>
   close(): Promise<void>
@@ -74,10 +78,10 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     for (const listener of listeners) listener(event)
   }
   const runs = new RunManager(store, push)
-  const models = new ModelResolver({
-    endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : undefined,
-    model: options.model
-  })
+  const models = new ModelResolver(
+    { endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : undefined, model: options.model },
+    options.serverPresets
+  )
   let current: ProjectSession | null = null
   const extractions = new Set<Promise<unknown>>()
   let stopWatching: () => void = () => undefined
@@ -102,7 +106,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   }
 
   /** Stores the user's message, starts the run answering it, and learns memories from it in the background. */
-  async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean) {
+  async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean): Promise<StartedRun> {
     const project = session()
     const snapshot = project.snapshot()
     const question = messageText(snapshot, text, extras.skill)
@@ -121,9 +125,13 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       testMode: testMode ?? current.testMode,
       now: now()
     })
-    if (model.endpoint && current.memoryEnabled && options.extractMemories !== false && !(testMode ?? current.testMode)) {
-      // In the background: the answer never waits for it; close() does, so the store is not closed under it.
-      const extraction = scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: model.endpoint })
+    const endpoint = model.endpoint
+    if (endpoint && current.memoryEnabled && options.extractMemories !== false && !(testMode ?? current.testMode)) {
+      // After the answer: a local server often serves one request at a time, and the answer must never wait
+      // for memory. close() waits for it, so the store is not closed under it.
+      const extraction = started.done.then(() =>
+        scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint })
+      )
       extractions.add(extraction)
       void extraction.finally(() => extractions.delete(extraction))
     }
@@ -166,6 +174,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     store,
     session,
     waitForRun: (runId) => runs.wait(runId),
+    send: ({ chatId, text, testMode }) => ask(chatId, text, {}, testMode),
     preview,
 
     async getProject() {

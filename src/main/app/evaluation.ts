@@ -1,4 +1,4 @@
-import { lastSqlResult } from '../eval/agent-ask'
+import { lastSqlResult } from '../eval/last-sql-result'
 import { runEvaluation } from '../eval/run-evaluation'
 import { createSqlRunner, projectDatabasePath } from '../eval/run-sql'
 import type { Store } from '../store'

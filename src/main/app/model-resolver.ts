@@ -1,6 +1,6 @@
 import type { ModelEndpoint } from '../agent/chat-model'
 import { detectServers, describeModel, listModels, type ModelInfo } from '../agent/discovery'
-import { normalizeBaseUrl } from '../agent/endpoints'
+import { normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import type { Settings } from '../../shared/api'
 import type { PromptModelInfo } from './prompt-assembly'
 
@@ -20,6 +20,13 @@ export interface ResolvedModel {
   contextSource: string
   /** What the server says about tool calling; null when it does not say. */
   tools: boolean | null
+  /** Why there is no endpoint, and how to get one (set when endpoint is null). */
+  unavailable?: string
+}
+
+interface EndpointChoice {
+  endpoint: ModelEndpoint | null
+  unavailable?: string
 }
 
 export function reservedOutputFor(contextWindow: number): number {
@@ -30,36 +37,48 @@ export class ModelResolver {
   private readonly described = new Map<string, Promise<ModelInfo | null>>()
   private readonly settled = new Map<string, ModelInfo | null>()
 
-  constructor(private readonly defaults: { endpoint?: string; model?: string } = {}) {}
+  constructor(
+    private readonly defaults: { endpoint?: string; model?: string } = {},
+    private readonly presets: readonly ServerPreset[] = SERVER_PRESETS
+  ) {}
 
   /** The endpoint a run would use, asking the servers when nothing is configured. */
-  async endpointFor(settings: Settings): Promise<ModelEndpoint | null> {
-    const configured = settings.endpoint ?? this.defaults.endpoint ?? null
-    const model = settings.model ?? this.defaults.model ?? null
+  private async endpointFor(settings: Settings): Promise<EndpointChoice> {
+    // The command line's choice wins over the saved one: it was made for this very run.
+    const configured = this.defaults.endpoint ?? settings.endpoint ?? null
+    const model = this.defaults.model ?? settings.model ?? null
     if (configured) {
       const baseUrl = normalizeBaseUrl(configured)
-      if (model) return { baseUrl, model }
-      const models = await listModels(baseUrl, { timeoutMs: DISCOVERY_TIMEOUT_MS }).catch(() => [])
-      return models[0] ? { baseUrl, model: models[0].id } : null
+      // A named model needs no look-up: the request goes out at once.
+      if (model) return { endpoint: { baseUrl, model } }
+      let models
+      try {
+        models = await listModels(baseUrl, { timeoutMs: DISCOVERY_TIMEOUT_MS })
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        return { endpoint: null, unavailable: `Could not list the models of ${baseUrl} (${reason}).\n${START_SERVER_GUIDANCE}` }
+      }
+      if (!models[0]) return { endpoint: null, unavailable: `${baseUrl} serves no model. Load or pull one (e.g. \`ollama pull qwen3:8b\`), or choose a model.` }
+      return { endpoint: { baseUrl, model: models[0].id } }
     }
-    const servers = await detectServers({ timeoutMs: DISCOVERY_TIMEOUT_MS })
+    const servers = await detectServers({ timeoutMs: DISCOVERY_TIMEOUT_MS, presets: this.presets })
     const server = servers.find((candidate) => candidate.models.length > 0)
-    if (!server) return null
+    if (!server) return { endpoint: null, unavailable: START_SERVER_GUIDANCE }
     const chosen = (model && server.models.find((candidate) => candidate.id === model)) || server.models[0]
-    return { baseUrl: server.baseUrl, model: chosen.id }
+    return { endpoint: { baseUrl: server.baseUrl, model: chosen.id } }
   }
 
   /** Full resolution for a run: waits for discovery (bounded). */
   async resolve(settings: Settings): Promise<ResolvedModel> {
-    const endpoint = await this.endpointFor(settings)
-    const described = endpoint ? await this.describe(endpoint, settings) : null
-    return this.toResolved(endpoint, described, settings)
+    const choice = await this.endpointFor(settings)
+    const described = choice.endpoint ? await this.describe(choice.endpoint, settings) : null
+    return { ...this.toResolved(choice.endpoint, described, settings), ...(choice.unavailable ? { unavailable: choice.unavailable } : {}) }
   }
 
   /** Instant resolution for previews: uses what discovery already knows and starts it for next time. */
   peek(settings: Settings): ResolvedModel {
-    const baseUrl = settings.endpoint ?? this.defaults.endpoint ?? null
-    const model = settings.model ?? this.defaults.model ?? null
+    const baseUrl = this.defaults.endpoint ?? settings.endpoint ?? null
+    const model = this.defaults.model ?? settings.model ?? null
     if (!baseUrl || !model) return this.toResolved(null, null, settings)
     const endpoint = { baseUrl: normalizeBaseUrl(baseUrl), model }
     const key = keyOf(endpoint)

@@ -1,14 +1,15 @@
 import { parseArgs } from 'node:util'
 import type { CliIo } from '../cli'
-import { askQuestion, ModelServerUnavailableError, type AskOptions } from '../agent/ask'
-import { InvalidEndpointError } from '../agent/endpoints'
+import { createGlassbox, type GlassboxOptions } from '../app/create-glassbox'
 import type { RunEvent } from '../../shared/events'
 import { CliError } from './cli-error'
+import { requireProject, withGlassbox } from './options'
 
 // `glassbox ask --project DIR --question TEXT [--endpoint URL] [--model NAME] [--test-mode] [--data-dir DIR] [--json]`
+// One question through the same services as the app (prompt assembly, budget, memory, stored run).
 // Streams the answer to stdout (tool calls and errors to stderr), or prints one JSON object with --json.
 
-export async function run(argv: string[], io: CliIo, overrides: Partial<AskOptions> = {}): Promise<number> {
+export async function run(argv: string[], io: CliIo, overrides: Partial<GlassboxOptions> = {}): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -23,50 +24,51 @@ export async function run(argv: string[], io: CliIo, overrides: Partial<AskOptio
     strict: true,
     allowPositionals: false
   })
-  if (!values.project) throw new CliError('--project DIR is required')
-  if (!values.question || values.question.trim() === '') throw new CliError('--question TEXT is required')
-
-  const controller = new AbortController()
-  const onSigint = (): void => controller.abort()
-  process.once('SIGINT', onSigint)
+  const project = requireProject(values.project)
+  const question = values.question ?? ''
+  if (question.trim() === '') throw new CliError('--question TEXT is required')
   const json = values.json
-  try {
-    const result = await askQuestion({
-      projectDir: values.project,
-      question: values.question,
-      endpoint: values.endpoint,
-      model: values.model,
-      testMode: values['test-mode'],
-      signal: controller.signal,
-      onEvent: json ? undefined : (event) => printEvent(event, io),
-      ...overrides
-    })
+
+  const opening = createGlassbox({
+    dataDir: values['data-dir'],
+    projectPath: project,
+    endpoint: values.endpoint,
+    model: values.model,
+    watch: false,
+    // A one-shot command spends no extra model call on learning memories; the app does.
+    extractMemories: false,
+    ...overrides
+  })
+  return withGlassbox(opening, async (glassbox) => {
+    if (!json) glassbox.subscribe((event) => event.channel === 'run' && printEvent(event.event, io))
+    const chat = await glassbox.createChat({ title: question.slice(0, 80) })
+    const { runId, done } = await glassbox.send({ chatId: chat.id, text: question, testMode: values['test-mode'] })
+    const onSigint = (): void => void glassbox.stopRun({ runId })
+    process.once('SIGINT', onSigint)
+    const outcome = await done.finally(() => process.off('SIGINT', onSigint))
+    const record = glassbox.store.runs.getRecord(runId)
+    const stopReason = outcome?.stopReason ?? 'error'
+    const error = outcome ? outcome.error : (record.error ?? 'the run failed')
     if (json) {
       io.stdout(
         JSON.stringify({
-          answer: result.answer,
-          runId: result.runId,
-          toolCalls: result.toolCalls.map(({ name, args, ok, output }) => ({ name, args, ok, output })),
-          usage: result.usage,
-          stopReason: result.stopReason,
-          ...(result.error ? { error: result.error } : {}),
-          model: result.model,
-          endpoint: result.endpoint
+          answer: outcome?.answer ?? '',
+          runId,
+          toolCalls: (outcome?.toolCalls ?? []).map(({ name, args, ok, output }) => ({ name, args, ok, output })),
+          usage: outcome?.usage ?? { inputTokens: 0, outputTokens: 0 },
+          stopReason,
+          ...(error ? { error } : {}),
+          model: record.model,
+          endpoint: record.endpoint
         }) + '\n'
       )
-    } else if (!result.answer.endsWith('\n')) io.stdout('\n')
-    if (result.stopReason === 'error') {
-      io.stderr(`glassbox ask: ${result.error ?? 'the run failed'}\n`)
+    } else if (outcome && !outcome.answer.endsWith('\n')) io.stdout('\n')
+    if (stopReason === 'error') {
+      io.stderr(`glassbox ask: ${error ?? 'the run failed'}\n`)
       return 1
     }
-    return result.stopReason === 'cancelled' ? 130 : 0
-  } catch (error) {
-    if (error instanceof ModelServerUnavailableError || error instanceof InvalidEndpointError) throw new CliError(error.message)
-    if (error instanceof Error && /^Cannot open project|ENOENT|not a folder/.test(error.message)) throw new CliError(`cannot open project "${values.project}": ${error.message}`)
-    throw error
-  } finally {
-    process.off('SIGINT', onSigint)
-  }
+    return stopReason === 'cancelled' ? 130 : 0
+  })
 }
 
 function printEvent(event: RunEvent, io: CliIo): void {

@@ -1,24 +1,21 @@
-import { statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { ContextWindowTooSmallError } from '../prompt/budget'
 import { AttachmentError } from '../prompt/user'
 import { MessageInputError } from '../app/message-inputs'
 import { StoreError } from '../store/errors'
+import { InvalidEndpointError } from '../agent/endpoints'
 import type { Glassbox } from '../app/create-glassbox'
 import { CliError } from './cli-error'
 
 // Options and error handling the commands share.
 
-/** --project must name an existing folder. */
+/** --project must name an existing folder; returns its absolute path. */
 export function requireProject(project: string | undefined): string {
-  if (!project) throw new CliError('--project DIR is required (the project folder to open).')
-  let isFolder = false
-  try {
-    isFolder = statSync(project).isDirectory()
-  } catch {
-    throw new CliError(`--project ${project}: no such folder.`)
-  }
-  if (!isFolder) throw new CliError(`--project ${project}: not a folder.`)
-  return project
+  if (!project) throw new CliError('--project DIR is required')
+  const root = resolve(project)
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new CliError(`project folder not found: ${project}`)
+  return root
 }
 
 /** Runs `work` with the services open and always closes them; known failures become one-line errors. */
@@ -38,7 +35,7 @@ export async function withGlassbox<T>(opening: Promise<Glassbox>, work: (glassbo
   }
 }
 
-const USER_FACING_ERRORS = [ContextWindowTooSmallError, AttachmentError, MessageInputError, StoreError]
+const USER_FACING_ERRORS = [ContextWindowTooSmallError, AttachmentError, MessageInputError, StoreError, InvalidEndpointError]
 
 function asCliError(error: unknown): unknown {
   if (error instanceof CliError) return error

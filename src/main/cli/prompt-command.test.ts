@@ -119,6 +119,6 @@ describe('glassbox prompt', () => {
     const result = await cli(['prompt', '--project', join(data.dir, 'nope'), '--data-dir', data.dir])
     expect(result.code).toBe(1)
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    expect(result.stderr).toContain('no such folder')
+    expect(result.stderr).toContain('project folder not found')
   })
 })

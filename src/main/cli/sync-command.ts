@@ -1,16 +1,14 @@
-import { existsSync, statSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { CliIo } from '../cli'
 import { syncProject } from '../data/sync'
-import { CliError } from './cli-error'
+import { requireProject } from './options'
 
 // `glassbox sync --project DIR`: regenerates databases/ from the database files in nao_config.yaml.
 // Progress goes to stderr (one line per table), the summary to stdout; any database error → exit 1.
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { project: { type: 'string' } }, strict: true })
-  const root = projectDir(values.project)
+  const root = requireProject(values.project)
   const result = await syncProject(root, {
     onProgress: (progress) => io.stderr(`[${progress.done}/${progress.total}] ${progress.table}\n`)
   })
@@ -28,11 +26,4 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   io.stdout(lines.join('\n') + '\n')
   for (const error of result.errors) io.stderr(`error: ${error}\n`)
   return result.errors.length > 0 ? 1 : 0
-}
-
-export function projectDir(project: string | undefined): string {
-  if (!project) throw new CliError('--project DIR is required')
-  const root = resolve(project)
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new CliError(`project folder not found: ${project}`)
-  return root
 }

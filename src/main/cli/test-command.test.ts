@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { NAO_EXAMPLE, copyNaoExample } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { main } from '../cli'
-import { runTestCommand } from './test-command'
 
 let server: ScriptedServer | undefined
 const cleanups: (() => void)[] = []
@@ -41,7 +40,7 @@ describe('glassbox test', () => {
       expected: [[1672]],
       actual: [[1672]],
       sql: 'SELECT SUM(amount) AS revenue FROM orders',
-      runId: expect.stringMatching(/^eval-/),
+      runId: expect.any(String),
       tokens: 220
     })
     expect(report.cases[0].ms).toEqual(expect.any(Number))
@@ -61,17 +60,13 @@ describe('glassbox test', () => {
     const project = copyNaoExample()
     cleanups.push(project.cleanup)
     writeFileSync(join(project.dir, 'tests/broken.yml'), 'name: broken\nprompt: [\n')
+    server = await modelRunning('SELECT 1672')
     const { out, io } = capture()
-    const code = await runTestCommand(['--project', project.dir], io, {
-      createAsk: async () => ({
-        ask: async () => ({ runId: 'r1', lastSql: { sql: 'SELECT 1672', columns: ['x'], rows: [[1672]] }, tokens: 5 }),
-        close: () => undefined
-      })
-    })
+    const code = await main(['test', '--project', project.dir, '--endpoint', server.url], io)
     expect(code).toBe(1)
     const lines = out.stdout.trim().split('\n')
     expect(lines[0]).toMatch(/^ERROR broken \(0 ms, 0 tokens\): tests\/broken\.yml is not valid YAML: /)
-    expect(lines[1]).toMatch(/^PASS total_revenue \(\d+ ms, 5 tokens\)$/)
+    expect(lines[1]).toMatch(/^PASS total_revenue \(\d+ ms, 220 tokens\)$/)
     expect(lines[2]).toBe('1 passed, 0 failed, 1 errored')
   })
 

@@ -1,70 +1,45 @@
 import { parseArgs } from 'node:util'
 import type { TestCaseResult } from '../../shared/api'
 import type { CliIo } from '../cli'
-import { createEvalAsk, type EvalAskHandle, type EvalAskOptions } from '../eval/agent-ask'
-import { runEvaluation } from '../eval/run-evaluation'
-import { createSqlRunner, projectDatabasePath } from '../eval/run-sql'
+import { createGlassbox } from '../app/create-glassbox'
 import { loadTestCases } from '../eval/test-cases'
 import { CliError } from './cli-error'
-import { projectDir } from './sync-command'
+import { requireProject, withGlassbox } from './options'
 
-// `glassbox test --project DIR [--endpoint URL] [--model NAME] [--json]`: runs tests/*.yml in test mode.
+// `glassbox test --project DIR [--endpoint URL] [--model NAME] [--data-dir DIR] [--json]`: runs tests/*.yml in
+// test mode through the same services as the app's Tests panel, so every case's run and prompts are stored.
 // Human output: one line per case as it finishes, then a summary. --json: the report as one object.
 // Exit code 0 only when every case passed.
 
-const DEFAULT_ENDPOINT = 'http://127.0.0.1:11434/v1'
-
-export interface TestCommandDeps {
-  createAsk: (options: EvalAskOptions) => Promise<EvalAskHandle>
-}
-
-export function run(argv: string[], io: CliIo): Promise<number> {
-  return runTestCommand(argv, io, { createAsk: createEvalAsk })
-}
-
-export async function runTestCommand(argv: string[], io: CliIo, deps: TestCommandDeps): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { project: { type: 'string' }, endpoint: { type: 'string' }, model: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      project: { type: 'string' },
+      endpoint: { type: 'string' },
+      model: { type: 'string' },
+      'data-dir': { type: 'string' },
+      json: { type: 'boolean', default: false }
+    },
     strict: true
   })
-  const root = projectDir(values.project)
-  const cases = await loadTestCases(root)
-  if (cases.length === 0) throw new CliError(`no test cases: ${root}/tests/ has no .yml files`)
-  const databasePath = projectDatabasePath(root)
-  const sql = databasePath ? createSqlRunner(databasePath) : null
-  const endpoint = values.endpoint ?? process.env.GLASSBOX_ENDPOINT ?? DEFAULT_ENDPOINT
-  let agent: EvalAskHandle
-  try {
-    agent = await deps.createAsk({ root, endpoint, model: values.model })
-  } catch (error) {
-    sql?.close()
-    throw new CliError(error instanceof Error ? error.message : String(error))
-  }
-  try {
-    const report = await runEvaluation({
-      root,
-      cases,
-      ask: agent.ask,
-      runSql: async (query) => {
-        if (!sql) throw new Error('nao_config.yaml declares no DuckDB or SQLite database file to run it on')
-        return sql.run(query)
-      },
-      onResult: values.json ? undefined : (result) => io.stdout(resultLine(result))
-    })
-    if (values.json) {
-      const cases = report.cases.map(({ name, status, expected, actual, sql: caseSql, runId, ms, tokens, message }) => ({
-        name, status, expected, actual, sql: caseSql, runId, ms, tokens, ...(message ? { message } : {})
-      }))
-      io.stdout(JSON.stringify({ passed: report.passed, failed: report.failed, errored: report.errored, cases }) + '\n')
-    } else {
-      io.stdout(`${report.passed} passed, ${report.failed} failed, ${report.errored} errored\n`)
-    }
+  const root = requireProject(values.project)
+  if ((await loadTestCases(root)).length === 0) throw new CliError(`no test cases: ${root}/tests/ has no .yml files`)
+  const opening = createGlassbox({
+    dataDir: values['data-dir'],
+    projectPath: root,
+    endpoint: values.endpoint ?? process.env.GLASSBOX_ENDPOINT,
+    model: values.model,
+    watch: false,
+    extractMemories: false
+  })
+  return withGlassbox(opening, async (glassbox) => {
+    if (!values.json) glassbox.subscribe((event) => event.channel === 'test-progress' && io.stdout(resultLine(event.result)))
+    const report = await glassbox.runTests({})
+    if (values.json) io.stdout(JSON.stringify(report) + '\n')
+    else io.stdout(`${report.passed} passed, ${report.failed} failed, ${report.errored} errored\n`)
     return report.failed + report.errored === 0 ? 0 : 1
-  } finally {
-    agent.close()
-    sql?.close()
-  }
+  })
 }
 
 function resultLine(result: TestCaseResult): string {
