@@ -17,6 +17,14 @@ describe('splitRuleBlocks', () => {
     expect(splitRuleBlocks(text).map((piece) => piece.heading)).toEqual(['SQL'])
   })
 
+  it('reads headings with closing hashes and CRLF line ends', () => {
+    expect(splitRuleBlocks('## Money ##\r\nUse EUR.\r\n# Time\r\nUTC').map((piece) => piece.heading)).toEqual(['Money', 'Time'])
+  })
+
+  it('does not take #hashtags for headings', () => {
+    expect(splitRuleBlocks('#revenue is tagged\n').map((piece) => piece.heading)).toEqual([null])
+  })
+
   it('has no pieces for empty text', () => {
     expect(splitRuleBlocks('')).toEqual([])
   })

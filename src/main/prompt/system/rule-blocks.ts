@@ -7,8 +7,8 @@ export interface RulePiece {
   heading: string | null
 }
 
-const HEADING = /^#{1,6}\s+(.+?)\s*#*\s*$/
-const FENCE = /^\s*(```|~~~)/
+// Headings and code fences, found in one pass over the text (no per-line work on a 200 KB file).
+const HEADING_OR_FENCE = /^(?:[ \t]*(?:```|~~~).*|#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*)$/gm
 
 export function splitRuleBlocks(text: string): RulePiece[] {
   const pieces: RulePiece[] = []
@@ -16,18 +16,15 @@ export function splitRuleBlocks(text: string): RulePiece[] {
   let heading: string | null = null
   let inFence = false
   // Pieces are slices of the original text (cheap, and flat for whoever joins them later).
-  for (let lineStart = 0; lineStart < text.length; ) {
-    const newline = text.indexOf('\n', lineStart)
-    const lineEnd = newline === -1 ? text.length : newline + 1
-    const line = text.slice(lineStart, lineEnd)
-    if (FENCE.test(line)) inFence = !inFence
-    const match = inFence ? null : HEADING.exec(line.trimEnd())
-    if (match) {
-      if (lineStart > start) pieces.push({ text: text.slice(start, lineStart), heading })
-      start = lineStart
-      heading = match[1]
+  for (const match of text.matchAll(HEADING_OR_FENCE)) {
+    if (match[1] === undefined) {
+      inFence = !inFence
+      continue
     }
-    lineStart = lineEnd
+    if (inFence) continue
+    if (match.index > start) pieces.push({ text: text.slice(start, match.index), heading })
+    start = match.index
+    heading = match[1]
   }
   if (text.length > start) pieces.push({ text: text.slice(start), heading })
   return pieces
