@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, session, shell } from 'electron'
+import { app, BrowserWindow, dialog, session, shell } from 'electron'
 import { createGlassbox } from './app/create-glassbox'
 import { registerIpc } from './ipc'
 import { RENDERER_CSP } from './web/csp'
@@ -50,7 +50,11 @@ function createWindow(): void {
     else void window.loadFile(join(__dirname, '../renderer/index.html'))
     return dispose
   })
-  window.on('closed', () => void unregister.then((dispose) => dispose()))
+  unregister.catch((error: unknown) => {
+    dialog.showErrorBox('Glassbox could not start', error instanceof Error ? error.message : String(error))
+    app.quit()
+  })
+  window.on('closed', () => void unregister.then((dispose) => dispose()).catch(() => undefined))
 }
 
 void app.whenReady().then(() => {

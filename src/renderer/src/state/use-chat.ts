@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ChatDetail, ChatMessageView } from '../../../shared/api'
 import type { RunEvent } from '../../../shared/events'
 import { messageOf, useApp } from './app-state'
-import type { Draft } from './draft'
+import { messageTextOf, type Draft } from './draft'
 import { applyRunEvents, streamingMessage } from './run-events'
 
 // One chat: its messages, live run events applied at most once per frame, and the actions on it.
@@ -116,11 +116,12 @@ export function useChat(chatId: string | null): ChatController {
     async (draft: Draft) => {
       const id = chatIdRef.current
       if (!id) return false
-      appendLocalUserMessage(draft.text)
+      const text = messageTextOf(draft)
+      appendLocalUserMessage(text)
       try {
         const { runId } = await api.sendMessage({
           chatId: id,
-          text: draft.text,
+          text,
           attachments: draft.attachments.length ? draft.attachments : undefined,
           skill: draft.skill ?? undefined,
           tables: draft.tables.length ? draft.tables : undefined

@@ -1,4 +1,4 @@
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts'
 import type { ChartSpec } from '../../state/tool-data'
 
 // A chart drawn from the rows of the query it names (display_chart), never from numbers the model typed.
@@ -50,6 +50,18 @@ export function ChartView({ spec }: { spec: ChartSpec }): React.JSX.Element {
           <Area key={series.dataKey} type="monotone" dataKey={series.dataKey} name={series.label} stackId={stacked ? 'stack' : undefined} stroke={color(index, series.color)} fill={color(index, series.color)} fillOpacity={0.2} isAnimationActive={false} />
         ))}
       </AreaChart>
+    )
+  } else if (spec.chartType === 'scatter') {
+    chart = (
+      <ScatterChart {...common}>
+        <CartesianGrid strokeDasharray="3 3" stroke="#e6e8ec" />
+        <XAxis dataKey={spec.xAxisKey} name={spec.xAxisKey} tick={{ fontSize: 11 }} stroke="#8a919c" type="number" />
+        <YAxis dataKey={spec.series[0]?.dataKey} name={spec.series[0]?.label} tick={{ fontSize: 11 }} stroke="#8a919c" width={48} />
+        <Tooltip />
+        {spec.series.slice(0, 1).map((series, index) => (
+          <Scatter key={series.dataKey} name={series.label} data={points} fill={color(index, series.color)} isAnimationActive={false} />
+        ))}
+      </ScatterChart>
     )
   } else if (spec.chartType.includes('pie')) {
     const series = spec.series[0]

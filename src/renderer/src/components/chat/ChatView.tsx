@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 import { useApp } from '../../state/app-state'
-import type { Draft } from '../../state/draft'
+import { EMPTY_DRAFT, isDraftEmpty, type Draft } from '../../state/draft'
 import { readTable, type TableData } from '../../state/tool-data'
 import type { ChatController } from '../../state/use-chat'
 import { Composer } from './Composer'
@@ -44,7 +44,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun }: Props): R
   controllerRef.current = controller
   const send = useCallback(
     (text: string) => {
-      void controllerRef.current.send({ text, skill: null, tables: [], attachments: [] })
+      void controllerRef.current.send({ ...EMPTY_DRAFT, text })
     },
     []
   )
@@ -70,9 +70,9 @@ export function ChatView({ controller, draft, onDraft, onInspectRun }: Props): R
   }, [])
 
   async function submit(): Promise<void> {
-    if (!draft.text.trim()) return
+    if (isDraftEmpty(draft)) return
     const sent = draft
-    onDraft({ text: '', skill: null, tables: [], attachments: [] })
+    onDraft(EMPTY_DRAFT)
     const ok = await controller.send(sent)
     if (!ok) onDraft(sent)
   }

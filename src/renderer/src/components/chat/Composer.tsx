@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { ProjectInfo } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'
-import type { Draft } from '../../state/draft'
+import { isDraftEmpty, LARGE_PASTE_CHARS, type Draft } from '../../state/draft'
 import { findTrigger, type MenuItem, type Trigger } from './mention-menu'
 
 // The message box. Enter sends, Shift+Enter adds a line, Esc stops a running answer. `/` lists the project's
@@ -87,7 +87,7 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault()
-      if (!busy && !disabled && draft.text.trim()) onSend()
+      if (!busy && !disabled && !isDraftEmpty(draft)) onSend()
     }
   }
 
@@ -108,7 +108,14 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
     setAttaching(false)
   }
 
-  const hasChips = draft.skill || draft.tables.length > 0 || draft.attachments.length > 0
+  function onPaste(event: React.ClipboardEvent<HTMLTextAreaElement>): void {
+    const text = event.clipboardData.getData('text/plain')
+    if (text.length <= LARGE_PASTE_CHARS) return
+    event.preventDefault()
+    onDraft({ ...draft, pasted: draft.pasted ? `${draft.pasted}\n\n${text}` : text })
+  }
+
+  const hasChips = draft.skill || draft.pasted || draft.tables.length > 0 || draft.attachments.length > 0
   return (
     <div className="composer">
       {items.length > 0 && (
@@ -124,6 +131,7 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
       )}
       {hasChips && (
         <div className="composer-chips">
+          {draft.pasted && <Chip kind="pasted" label={`Pasted text · ${formatChars(draft.pasted.length)}`} title={draft.pasted.slice(0, 400)} onRemove={() => onDraft({ ...draft, pasted: null })} />}
           {draft.skill && <Chip kind="skill" label={`Skill: ${draft.skill}`} onRemove={() => onDraft({ ...draft, skill: null })} />}
           {draft.tables.map((table) => (
             <Chip key={table} kind="table" label={`Table: ${table}`} onRemove={() => onDraft({ ...draft, tables: draft.tables.filter((item) => item !== table) })} />
@@ -165,13 +173,14 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
           }}
           onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         {busy ? (
           <button className="button stop" onClick={onStop} title="Stop (Esc)" data-testid="stop">
             ■ Stop
           </button>
         ) : (
-          <button className="button primary send" onClick={onSend} disabled={!!disabled || !draft.text.trim()} title="Send (Enter)" data-testid="send">
+          <button className="button primary send" onClick={onSend} disabled={!!disabled || isDraftEmpty(draft)} title="Send (Enter)" data-testid="send">
             Send
           </button>
         )}
@@ -181,9 +190,13 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
   )
 }
 
-function Chip({ kind, label, onRemove }: { kind: string; label: string; onRemove(): void }): React.JSX.Element {
+function formatChars(chars: number): string {
+  return chars >= 1_000_000 ? `${(chars / 1_000_000).toFixed(1)} M characters` : `${Math.round(chars / 1000)} k characters`
+}
+
+function Chip({ kind, label, title, onRemove }: { kind: string; label: string; title?: string; onRemove(): void }): React.JSX.Element {
   return (
-    <span className={`chip static ${kind}`}>
+    <span className={`chip static ${kind}`} title={title} data-testid={`chip-${kind}`}>
       {label}
       <button className="chip-remove" onClick={onRemove} aria-label={`Remove ${label}`}>
         ×

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react'
 import type { ApiInputs } from '../../../../shared/api'
 import type { PromptPreview } from '../../../../shared/prompt'
 import { messageOf, useApp } from '../../state/app-state'
-import type { Draft } from '../../state/draft'
+import { messageTextOf, type Draft } from '../../state/draft'
 import { usePromptPreview } from '../../state/use-prompt-preview'
 import { DiagnosticsTab } from './DiagnosticsTab'
 import { formatTokens, percent } from './format'
@@ -39,7 +39,7 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
   const input = useMemo<ApiInputs['previewPrompt']>(
     () => ({
       chatId: chatId ?? undefined,
-      question: draft.text,
+      question: messageTextOf(draft),
       skill: draft.skill ?? undefined,
       tables: draft.tables.length ? draft.tables : undefined,
       attachments: draft.attachments.length ? draft.attachments : undefined
@@ -76,7 +76,7 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
             </button>
           </div>
         ) : (
-          <div className="inspector-source">Live: what your next message would send{draft.text ? '' : ' (type to preview)'}.</div>
+          <div className="inspector-source">Live: what your next message would send{messageTextOf(draft) ? '' : ' (type to preview)'}.</div>
         )}
         {preview && <Summary preview={preview} />}
       </header>

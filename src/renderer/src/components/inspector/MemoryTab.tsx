@@ -38,12 +38,12 @@ export function MemoryTab({ preview, input }: { preview: PromptPreview; input: A
         <input type="range" min={0} max={max} step={10} value={budget} onChange={(event) => setBudget(Number(event.target.value))} aria-label="Memory budget in tokens" data-testid="memory-budget" />
         <span className="slider-value">{formatTokens(budget)} tokens</span>
       </label>
-      <div className="row small">
+      <div className="row small memory-tab-status">
         <span className="muted">
           {shown.memory.included.length} included ({formatTokens(usedTokens)} tokens) · {shown.memory.dropped.length} trimmed
-          {trying && ' · previewing, not saved'}
-          {trying && tried.loading && <span className="spinner small" />}
+          {trying && ' · preview, not saved'}
         </span>
+        {trying && tried.loading && <span className="spinner small" />}
         <span className="spacer" />
         {trying && (
           <>

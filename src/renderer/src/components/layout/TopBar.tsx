@@ -36,7 +36,7 @@ export function TopBar(): React.JSX.Element {
               if (endpoint) void updateSettings({ endpoint, model: rest.join('|') })
             }}
           >
-            {!knownSelection && <option value={selectedValue}>{settings?.model ? `${settings.model} (not detected)` : models === null ? 'Detecting…' : 'No model server found'}</option>}
+            {!knownSelection && <option value={selectedValue}>{settings?.model ? `${settings.model} (not detected)` : models === null ? 'Detecting…' : running.length > 0 ? 'Automatic (first detected model)' : 'No model server found'}</option>}
             {running.map((server) => (
               <optgroup key={server.baseUrl} label={`${server.label} · ${server.baseUrl}`}>
                 {server.models.map((model) => (
