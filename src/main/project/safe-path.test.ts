@@ -61,6 +61,10 @@ describe('resolveInside', () => {
     expect(resolveInside(linkedRoot, 'docs/a.md')).toBe(join(project, 'docs', 'a.md'))
   })
 
+  it('treats a NUL character as a missing file, not a crash', () => {
+    expect(() => resolveInside(project, 'docs/a.md\u0000.png')).toThrow(ProjectPathMissingError)
+  })
+
   it('names a missing file and a broken symlink', () => {
     expect(() => resolveInside(project, 'nope.md')).toThrow(ProjectPathMissingError)
     symlinkSync(join(project, 'gone.md'), join(project, 'broken.md'))
@@ -96,6 +100,13 @@ describe('isHidden', () => {
   it('hides paths that are not project-relative', () => {
     expect(isHidden('../outside.md')).toBe(true)
     expect(isHidden('/etc/passwd')).toBe(true)
+  })
+
+  it('judges a path by where it leads, not how it is spelled', () => {
+    expect(isHidden('docs/../.git/config')).toBe(true)
+    expect(isHidden('docs/../templates/x.md', ['/templates/'])).toBe(true)
+    expect(isHidden('docs/../../outside.md')).toBe(true)
+    expect(isHidden('docs//a.md', patterns)).toBe(false)
   })
 
   it('shows the root and ordinary files', () => {

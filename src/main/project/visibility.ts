@@ -1,4 +1,5 @@
 import ignore, { type Ignore } from 'ignore'
+import { posix } from 'node:path'
 
 // What the agent's file tools may see: `.git` never, and nothing a `.naoignore` pattern matches.
 
@@ -23,8 +24,8 @@ export function parseIgnorePatterns(text: string): string[] {
  * relative path (absolute, `../`) is hidden too: it is not the project's to show.
  */
 export function isHidden(relPath: string, ignorePatterns: readonly string[] = NO_PATTERNS): boolean {
-  const path = relPath.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '')
-  if (path === '' || path === '.') return false
+  const path = posix.normalize(relPath.replace(/\\/g, '/')).replace(/\/+$/, '')
+  if (path === '.') return false
   if (!ignore.isPathValid(path)) return true
   // Checked both as a file and as a folder: callers often do not know which, and hiding is the safe side.
   const visibility = visibilityFor(ignorePatterns)
