@@ -1,0 +1,27 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../../test/support/fixtures'
+import { makeLargeProject } from '../../../test/support/large-project'
+import { loadProject } from './load'
+
+// The bench's large project, scaled down so the test stays fast: the same layout, counts checked exactly.
+
+const cleanups: Array<() => void> = []
+afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
+
+describe('loadProject at scale', () => {
+  it('reads every table, skill and file of a generated project with no diagnostics', async () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const shape = makeLargeProject(temp.dir, { tables: 250, skills: 30, rulesBytes: 20 * 1024 })
+    const snapshot = await loadProject(temp.dir)
+    expect(snapshot.name).toBe('large')
+    expect(snapshot.connections).toEqual([{ type: 'duckdb', database: 'warehouse' }])
+    expect(snapshot.tables).toHaveLength(shape.tables)
+    expect(snapshot.tables.every((table) => table.files.join() === 'columns.md,description.md,preview.md')).toBe(true)
+    expect(snapshot.skills).toHaveLength(shape.skills)
+    expect(Buffer.byteLength(snapshot.rules?.text ?? '')).toBe(shape.rulesBytes)
+    // RULES.md, nao_config.yaml, .naoignore, docs/glossary.md, then the tables' and skills' files.
+    expect(snapshot.files).toHaveLength(4 + shape.tables * 3 + shape.skills)
+    expect(snapshot.diagnostics).toEqual([])
+  })
+})
