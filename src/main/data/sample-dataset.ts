@@ -1,5 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { quoteLiteral } from './data-source'
+import { seededRandom } from '../seeded-random'
 
 // The sample project's database: a small coffee-and-tea shop (regions, customers, products, orders, order
 // items, payments) drawn from a seeded generator, so the file has the same rows every time it is made.
@@ -7,18 +8,6 @@ import { quoteLiteral } from './data-source'
 export const SAMPLE_SEED = 20_240_601
 
 export const SAMPLE_TABLES = ['regions', 'customers', 'products', 'orders', 'order_items', 'payments'] as const
-
-/** mulberry32: tiny, fast and good enough for sample data; the same seed gives the same sequence. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 type Cell = string | number | boolean | null
 

@@ -1,18 +1,7 @@
 import type { MemoryCategory } from '../../shared/prompt'
 import { countTokens } from '../prompt/tokens'
 import type { Store } from '../store'
-
-/** A deterministic pseudo-random generator (mulberry32), so seeded data is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRandom } from '../seeded-random'
 
 const WORDS = ['revenue', 'EUR', 'weekly', 'growth', 'team', 'always', 'never', 'orders', 'churn', 'cohort', 'Berlin', 'SQL']
 

@@ -2,30 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { MemoryItem } from '../../../shared/prompt'
 import type { Connection, ProjectSnapshot, TableRef } from '../../project/types'
+import { emptySnapshot } from '../../project/build'
 
 // Hand-built snapshots for the prompt's tests and bench, independent of the project loader.
 
 /** An empty project; pass the fields a test is about. */
 export function makeProject(fields: Partial<ProjectSnapshot> = {}): ProjectSnapshot {
-  const empty: ProjectSnapshot = {
-    root: '/projects/example',
-    name: 'example',
-    rules: null,
-    connections: [],
-    databases: [],
-    tables: [],
-    skills: [],
-    systemOverride: null,
-    channelOverrides: {},
-    userPromptOverride: null,
-    contextFolders: { databases: false, docs: false, semantics: false, repos: false, queries: false },
-    tests: [],
-    files: [],
-    ignorePatterns: [],
-    diagnostics: [],
-    version: 1
-  }
-  return Object.assign(empty, fields)
+  return { ...emptySnapshot('/projects/example'), version: 1, ...fields }
 }
 
 export function makeMemory(id: number, category: MemoryItem['category'], content: string): MemoryItem {
