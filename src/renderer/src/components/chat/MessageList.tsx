@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { ChatMessageView } from '../../../../shared/api'
+import { ForkIcon } from '../layout/Sidebar'
 import { MessageItem, type MessageActions } from './MessageItem'
 
 // The chat as a virtualised list: only the rows near the viewport are in the DOM, so a 5,000-message chat
@@ -98,7 +99,7 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
             window.getSelection()?.removeAllRanges()
           }}
         >
-          ⑂ Fork chat from selection
+          <ForkIcon /> Fork chat from selection
         </button>
       )}
     </div>

@@ -8,7 +8,7 @@ const PART_LABELS: Record<string, string> = {
   tools: 'Tool schemas',
   history: 'History',
   user: 'User prompt',
-  output: 'Reserved for the answer'
+  output: 'Reserved output'
 }
 
 export function BudgetBar({ budget }: { budget: Budget }): React.JSX.Element {

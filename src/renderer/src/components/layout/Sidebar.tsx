@@ -22,7 +22,7 @@ export function Sidebar(): React.JSX.Element {
             {chats.map((chat) => (
               <li key={chat.id} className={chat.id === activeChatId && view === 'chat' ? 'active' : ''}>
                 <button className="chat-link" onClick={() => app.selectChat(chat.id)} title={chat.title}>
-                  {chat.parentChatId && <span className="fork-mark" title="Forked chat">⑂</span>}
+                  {chat.parentChatId && <ForkIcon />}
                   <span className="chat-title">{chat.title}</span>
                   {chat.channel && <span className="badge small">{chat.channel}</span>}
                 </button>
@@ -124,5 +124,17 @@ function ProjectBox(): React.JSX.Element {
         </ul>
       )}
     </div>
+  )
+}
+
+/** Marks a chat forked from a selection in another chat. */
+export function ForkIcon(): React.JSX.Element {
+  return (
+    <svg className="fork-mark" width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" aria-label="Forked chat">
+      <circle cx="6" cy="5" r="2.5" />
+      <circle cx="18" cy="5" r="2.5" />
+      <circle cx="12" cy="19" r="2.5" />
+      <path d="M6 7.5v2a3 3 0 0 0 3 3h6a3 3 0 0 0 3-3v-2M12 12.5v4" />
+    </svg>
   )
 }
