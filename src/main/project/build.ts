@@ -81,6 +81,7 @@ export async function buildSnapshot(
   const databases = resolveDatabases(root, config?.databases ?? [])
   diagnostics.push(...databases.diagnostics)
   const patterns = ignorePatterns ?? NO_PATTERNS
+  diagnostics.push(...symlinkProblems(tree, patterns, new Set(diagnostics.map((diagnostic) => diagnostic.file))))
   return {
     root,
     name: config?.projectName ?? basename(root),
@@ -97,6 +98,29 @@ export async function buildSnapshot(
     diagnostics: sortDiagnostics(diagnostics),
     version
   }
+}
+
+/** At most this many symlink diagnostics, then one line with the count: a cloned repo can hold hundreds. */
+const MAX_SYMLINK_PROBLEMS = 20
+
+const SYMLINK_PROBLEMS = {
+  outside: 'is a symlink to a place outside the project; hidden from the agent',
+  broken: 'is a broken symlink (or leads to no regular file); hidden from the agent',
+  dir: 'is a symlinked folder; it is not followed, so its files are hidden from the agent'
+} as const
+
+/** Symlinks the agent cannot follow, except those already reported (a refused skill, a databases/ level). */
+function symlinkProblems(tree: ProjectTree, patterns: readonly string[], reported: ReadonlySet<string>): Diagnostic[] {
+  const visibility = visibilityFor(patterns)
+  const problems: Diagnostic[] = []
+  for (const [path, entry] of tree) {
+    if (entry.kind !== 'symlink' || entry.resolves === 'file' || reported.has(path)) continue
+    if (!visibility.isHidden(path, 'file')) problems.push({ file: path, problem: SYMLINK_PROBLEMS[entry.resolves] })
+  }
+  if (problems.length <= MAX_SYMLINK_PROBLEMS) return problems
+  problems.sort((a, b) => compare(a.file, b.file))
+  const more = problems.length - MAX_SYMLINK_PROBLEMS
+  return [...problems.slice(0, MAX_SYMLINK_PROBLEMS), { file: '.', problem: `${more} more symlinks cannot be followed; they are hidden from the agent` }]
 }
 
 type OverrideFields = Pick<ProjectSnapshot, 'systemOverride' | 'channelOverrides' | 'userPromptOverride'>

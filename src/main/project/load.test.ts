@@ -223,6 +223,20 @@ describe('loadProject with bad input', () => {
     expect(snapshot.diagnostics).toEqual([{ file: 'RULES.md', problem: expect.stringMatching(/broken symlink/) }])
   })
 
+  it('reports symlinks the agent cannot follow, once each', async () => {
+    const { project, outside } = makeProject({ 'docs/real.md': 'real' })
+    writeFileSync(join(outside, 'notes.md'), 'outside')
+    symlinkSync(join(outside, 'notes.md'), join(project, 'docs', 'outside.md'))
+    symlinkSync(join(project, 'docs', 'gone.md'), join(project, 'docs', 'broken.md'))
+    symlinkSync(join(project, 'docs', 'real.md'), join(project, 'docs', 'alias.md'))
+    const snapshot = await loadProject(project)
+    expect(snapshot.files).toEqual(['docs/alias.md', 'docs/real.md'])
+    expect(snapshot.diagnostics).toEqual([
+      { file: 'docs/broken.md', problem: expect.stringMatching(/broken symlink/) },
+      { file: 'docs/outside.md', problem: expect.stringMatching(/outside the project/) }
+    ])
+  })
+
   it('rejects a root that is not a folder', async () => {
     const { project } = makeProject({ 'file.txt': 'x' })
     await expect(loadProject(join(project, 'file.txt'))).rejects.toThrow(/not a folder/)
