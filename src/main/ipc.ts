@@ -1,8 +1,8 @@
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent } from 'electron'
 import type { GlassboxApi, PushEvent } from '../shared/api'
 import { createOperations, errorMessage, OPERATION_NAMES, isOperationName } from './web/operations'
+import { isTrustedRendererUrl } from './web/trusted-renderer'
 
 // IPC for the desktop app: one `glassbox:<operation>` channel per operation, each validating its input
 // with the operation's schema and accepting calls only from our own renderer; push events go to the window.
@@ -10,13 +10,6 @@ import { createOperations, errorMessage, OPERATION_NAMES, isOperationName } from
 export const PUSH_CHANNEL = 'glassbox:push'
 
 type Reply = { ok: true; value: unknown } | { ok: false; error: string }
-
-/** True when the frame is our renderer: the built file (out/renderer) or the dev server. */
-export function isTrustedRendererUrl(url: string, rendererIndexFile: string, devServerUrl: string | undefined): boolean {
-  if (devServerUrl && url.startsWith(new URL(devServerUrl).origin + '/')) return true
-  const expected = pathToFileURL(rendererIndexFile).href
-  return url.split(/[?#]/)[0] === expected
-}
 
 export function registerIpc(
   api: GlassboxApi,

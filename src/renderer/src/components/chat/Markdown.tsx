@@ -5,6 +5,7 @@ import rehypeHighlight from 'rehype-highlight'
 import rehypeKatex from 'rehype-katex'
 import remarkGfm from 'remark-gfm'
 import remarkMath from 'remark-math'
+import { escapeCurrency } from './escape-currency'
 import { remarkHtmlAsText } from './remark-html-as-text'
 
 // Model answers as Markdown: GFM tables, KaTeX math, highlighted code. Raw HTML is shown as literal text
@@ -26,17 +27,6 @@ const components: Components = {
       <table>{children}</table>
     </div>
   )
-}
-
-/**
- * Analysts write money as `$12.4k`: a `$` right before a digit is currency, not the start of KaTeX math
- * (math is `$x$`, `$$…$$`). Code spans and fences are left untouched.
- */
-export function escapeCurrency(text: string): string {
-  return text
-    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
-    .map((part, index) => (index % 2 === 1 ? part : part.replace(/(^|[^\\$])\$(?=\d)/g, '$1\\$')))
-    .join('')
 }
 
 export const Markdown = memo(function Markdown({ text }: { text: string }): React.JSX.Element {
