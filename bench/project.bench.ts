@@ -27,6 +27,8 @@ export async function* figures(): AsyncGenerator<Figure> {
     const files = project.files.map((file) => join(project.root, file))
     const floor = await measure('read-every-file/large', () => files.forEach((file) => readFileSync(file)), { n: 5, warmup: 1 })
     yield floor
+    // Not a named figure of the spec: what opening the project costs before the first prompt (walk + parse).
+    yield withFloor(await measure('project/load-large', () => loadProject(root), { n: 5, warmup: 1 }), floor)
     yield withFloor(await measure('system-prompt/large', () => assemble(project), { n: 50, warmup: 3 }), floor)
     // Deep copies made ahead of time: no cache keyed by object can recognise them, and copying is not timed.
     const copies = Array.from({ length: 12 }, () => structuredClone(project))
