@@ -148,6 +148,16 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     }
   }, [api, notify, refreshModels])
 
+  useEffect(
+    () =>
+      transport.onReconnect?.(() => {
+        notify('info', 'Reconnected to the Glassbox server.')
+        setRevision((value) => value + 1)
+        void refreshChats()
+      }),
+    [transport, notify, refreshChats]
+  )
+
   useEffect(() => {
     if (!project) return
     const timer = window.setTimeout(() => void refreshChats(), chatSearch ? 150 : 0)

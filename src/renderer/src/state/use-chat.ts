@@ -19,6 +19,8 @@ export interface ChatController {
   fork(messageId: string, selection: string): Promise<void>
 }
 
+const QUIET_RUN_MS = 4000
+
 function findActiveRun(messages: ChatMessageView[]): string | null {
   for (let index = messages.length - 1; index >= Math.max(0, messages.length - 4); index--) {
     const message = messages[index]
@@ -35,6 +37,8 @@ export function useChat(chatId: string | null): ChatController {
   const runIds = useRef(new Set<string>())
   const queue = useRef<RunEvent[]>([])
   const scheduled = useRef(false)
+  const lastEventAt = useRef(0)
+  const loadedRef = useRef(false)
   const chatIdRef = useRef(chatId)
   chatIdRef.current = chatId
 
@@ -72,6 +76,11 @@ export function useChat(chatId: string | null): ChatController {
     const events = queue.current
     if (events.length === 0) return
     queue.current = []
+    if (!loadedRef.current) {
+      // The chat is still loading: keep the events until it is there.
+      queue.current = [...events, ...queue.current]
+      return
+    }
     setChat((current) => (current ? { ...current, messages: applyRunEvents(current.messages, events) } : current))
     const finished = events.some((event) => event.type === 'end' || event.type === 'error')
     if (finished) {
@@ -82,6 +91,12 @@ export function useChat(chatId: string | null): ChatController {
     }
   }, [bumpRevision, notify, refreshChats, reload])
 
+  // Events that arrived while the chat was loading are applied once it is there.
+  useEffect(() => {
+    loadedRef.current = chat !== null
+    if (chat && queue.current.length > 0) flush()
+  }, [chat, flush])
+
   useEffect(
     () =>
       onPush((push) => {
@@ -89,6 +104,7 @@ export function useChat(chatId: string | null): ChatController {
         const event = push.event
         if (event.type === 'run-start' && event.chatId === chatIdRef.current) runIds.current.add(event.runId)
         if (!runIds.current.has(event.runId)) return
+        lastEventAt.current = Date.now()
         queue.current.push(event)
         if (!scheduled.current) {
           scheduled.current = true
@@ -138,6 +154,20 @@ export function useChat(chatId: string | null): ChatController {
   )
 
   const activeRunId = chat ? findActiveRun(chat.messages) : null
+
+  // Safety net: if a running answer goes quiet (a dropped event stream, a missed end), re-read the chat
+  // from the store rather than spin forever.
+  useEffect(() => {
+    if (!activeRunId) return
+    lastEventAt.current = Date.now()
+    const timer = window.setInterval(() => {
+      if (Date.now() - lastEventAt.current > QUIET_RUN_MS) {
+        lastEventAt.current = Date.now()
+        void reload()
+      }
+    }, QUIET_RUN_MS)
+    return () => window.clearInterval(timer)
+  }, [activeRunId, reload])
 
   const stop = useCallback(async () => {
     if (!activeRunId) return

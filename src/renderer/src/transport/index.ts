@@ -7,6 +7,8 @@ export interface Transport {
   kind: 'ipc' | 'web'
   pickFolder?: () => Promise<string | null>
   pickFiles?: () => Promise<string[]>
+  /** Web mode: the event stream came back after a drop. */
+  onReconnect?: (listener: () => void) => () => void
 }
 
 /** IPC when the desktop preload is there, otherwise web mode with the page's token; null without a token. */
@@ -15,5 +17,6 @@ export function connectTransport(): Transport | null {
   if (bridge) return { api: bridge, kind: 'ipc', pickFolder: () => bridge.pickFolder(), pickFiles: () => bridge.pickFiles() }
   const token = takeTokenFromUrl()
   if (!token) return null
-  return { api: createWebTransport(token), kind: 'web' }
+  const web = createWebTransport(token)
+  return { api: web.api, kind: 'web', onReconnect: web.onReconnect }
 }

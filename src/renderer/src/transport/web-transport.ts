@@ -21,7 +21,13 @@ export function takeTokenFromUrl(): string | null {
 /** The server's answer: `{ result }` on success, `{ error, issues? }` otherwise. */
 type WebReply<T> = { result: T } | { error: string }
 
-export function createWebTransport(token: string): GlassboxApi {
+export interface WebTransport {
+  api: GlassboxApi
+  /** Called when the event stream comes back after a drop (events in between were missed). */
+  onReconnect(listener: () => void): () => void
+}
+
+export function createWebTransport(token: string): WebTransport {
   async function call<T>(operation: string, input: unknown = {}): Promise<T> {
     let response: Response
     try {
@@ -45,10 +51,20 @@ export function createWebTransport(token: string): GlassboxApi {
   }
 
   const listeners = new Set<(event: PushEvent) => void>()
+  const reconnectListeners = new Set<() => void>()
   let source: EventSource | null = null
+  let dropped = false
   function ensureStream(): void {
     if (source) return
     source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`)
+    source.onerror = () => {
+      dropped = true
+    }
+    source.onopen = () => {
+      if (!dropped) return
+      dropped = false
+      for (const listener of reconnectListeners) listener()
+    }
     source.onmessage = (message: MessageEvent<string>) => {
       let event: PushEvent
       try {
@@ -60,7 +76,7 @@ export function createWebTransport(token: string): GlassboxApi {
     }
   }
 
-  return {
+  const api: GlassboxApi = {
     getProject: () => call('getProject'),
     openProject: (input) => call('openProject', input),
     listChats: (input) => call('listChats', input),
@@ -94,6 +110,15 @@ export function createWebTransport(token: string): GlassboxApi {
           source.close()
           source = null
         }
+      }
+    }
+  }
+  return {
+    api,
+    onReconnect(listener) {
+      reconnectListeners.add(listener)
+      return () => {
+        reconnectListeners.delete(listener)
       }
     }
   }
