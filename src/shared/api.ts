@@ -104,6 +104,8 @@ export interface ChatMessageView {
 
 export interface ChatDetail extends ChatSummary {
   selection: string | null
+  /** The message a fork was made from (its answer goes into the context block as an earlier result). */
+  parentMessageId?: string | null
   messages: ChatMessageView[]
 }
 

@@ -10,6 +10,7 @@ import type { ChatMessageView, PushEvent, Settings } from '../../shared/api'
 import type { RunEvent, StopReason } from '../../shared/events'
 import type { RequestMessage } from '../../shared/prompt'
 import type { ResolvedModel } from './model-resolver'
+import { forkedFrom } from './message-inputs'
 import { assemblePrompt } from './prompt-assembly'
 import type { ProjectSession } from './project-session'
 
@@ -25,6 +26,8 @@ export interface StartRunInput {
   /** The user's message as sent (with a chosen skill's body). */
   question: string
   files: FileMeta[]
+  /** Attached images as data URLs (sent only to a model with vision). */
+  images: string[]
   settings: Settings
   model: ResolvedModel
   testMode: boolean
@@ -71,6 +74,8 @@ export class RunManager {
         project: snapshot,
         question: input.question,
         files: input.files,
+        images: input.images,
+        results: forkedFrom(chat, (id) => store.chats.message(id)),
         memory: selectStoredMemories(store, session.projectId, { currentChatId: chatId }),
         tools,
         testMode: input.testMode,
@@ -202,6 +207,11 @@ export class RunManager {
 
   private readAgentResult(chatId: string, resultId: string): AgentResultRecord | null {
     const messages = this.store.chats.get(chatId).messages
+    const elsewhere = this.messageById(resultId)
+    if (elsewhere && !messages.some((candidate) => candidate.id === resultId)) {
+      // The answer a fork was made from lives in the parent chat.
+      return { resultId, title: elsewhere.text.slice(0, 80), status: elsewhere.status ?? 'done', content: elsewhere.text, toolCalls: [] }
+    }
     if (resultId.startsWith(`chat:${chatId}`)) {
       // Archived history: every earlier turn, as the user and the assistant said it.
       const content = messages.map((message) => `${message.role}: ${message.text}`).join('\n\n')
@@ -215,6 +225,14 @@ export class RunManager {
       status: call.ok === false ? 'failed' : 'done'
     }))
     return { resultId, title: message.text.slice(0, 80), status: message.status ?? 'done', content: message.text, toolCalls }
+  }
+
+  private messageById(messageId: string): ChatMessageView | null {
+    try {
+      return this.store.chats.message(messageId)
+    } catch {
+      return null
+    }
   }
 
   private readToolResult(resultId: string, callId: string) {

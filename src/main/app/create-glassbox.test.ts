@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DuckDBInstance } from '@duckdb/node-api'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PushEvent } from '../../shared/api'
 import type { RunEvent } from '../../shared/events'
-import { makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { copyNaoExample, makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer, type Turn } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 
@@ -110,5 +111,45 @@ describe('createGlassbox', () => {
     const run = await glassbox.getRun({ runId: report.cases[0].runId ?? '' })
     expect(run.testMode).toBe(true)
     expect(run.prompt?.system).not.toContain('clarification')
+  })
+
+  it('gives a forked chat the answer it came from as an earlier result, and the selection as focus', async () => {
+    await open([{ text: 'Revenue grew 12% in Q2. In summary, growth came from new stores.' }, { text: 'Focused answer.' }])
+    const chat = await glassbox.createChat({})
+    await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'How did revenue grow?' })).runId)
+    const answer = (await glassbox.getChat({ chatId: chat.id })).messages[1]
+    const fork = await glassbox.forkChat({ chatId: chat.id, messageId: answer.id, selection: 'growth came from new stores' })
+    await glassbox.waitForRun((await glassbox.sendMessage({ chatId: fork.id, text: 'Which stores?' })).runId)
+    const sent = JSON.stringify(server.chatRequests()[1].body)
+    expect(sent).toContain('## Selection Context')
+    expect(sent).toContain('resultsMeta')
+    expect(sent).toContain('In summary, growth came from new stores.')
+  })
+
+  it('sends an attached image to a model with vision as an image part', async () => {
+    const project = copyNaoExample()
+    try {
+      writeFileSync(join(project.dir, 'docs', 'chart.png'), Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'))
+      server = await startScriptedServer({
+        script: [{ text: 'A chart.' }],
+        ollamaShow: { model_info: { 'llama.context_length': 32768 }, parameters: 'num_ctx 16384', capabilities: ['completion', 'tools', 'vision'] }
+      })
+      glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: project.dir, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
+      const chat = await glassbox.createChat({})
+      await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'What is this?', attachments: ['docs/chart.png'] })).runId)
+      const body = server.chatRequests()[0].body
+      const last = JSON.parse(JSON.stringify(body)).messages.at(-1)
+      expect(last.content.map((part: { type: string }) => part.type)).toEqual(['text', 'image_url'])
+      expect(last.content[1].image_url.url).toMatch(/^data:image\/png;base64,/)
+    } finally {
+      await glassbox.close()
+      project.cleanup()
+    }
+  })
+
+  it('refuses an attachment outside the project', async () => {
+    await open([])
+    const chat = await glassbox.createChat({})
+    await expect(glassbox.sendMessage({ chatId: chat.id, text: 'Read this', attachments: ['/etc/passwd'] })).rejects.toThrow(/outside the project/)
   })
 })

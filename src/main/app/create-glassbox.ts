@@ -10,7 +10,7 @@ import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } fro
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
 import { runProjectTests } from './evaluation'
-import { describeMessageFiles, messageText, type MessageExtras } from './message-inputs'
+import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
 import { assemblePrompt } from './prompt-assembly'
 import { ProjectSession } from './project-session'
@@ -110,7 +110,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const project = session()
     const snapshot = project.snapshot()
     const question = messageText(snapshot, text, extras.skill)
-    const files = await describeMessageFiles(snapshot, extras)
+    const { files, images } = await describeMessageFiles(snapshot, extras)
     const current = settings()
     const userMessage = store.chats.addMessage({ chatId, role: 'user', text: question, status: 'done' })
     const model = await models.resolve(current)
@@ -120,6 +120,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       userMessageId: userMessage.id,
       question,
       files,
+      images,
       settings: current,
       model,
       testMode: testMode ?? current.testMode,
@@ -146,10 +147,13 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const testMode = input.testMode ?? current.testMode
     const chat = input.chatId ? store.chats.get(input.chatId) : null
     const extras = { attachments: input.attachments, tables: input.tables, skill: input.skill }
+    const { files, images } = await describeMessageFiles(snapshot, extras, { allowOutside: input.allowOutsideAttachments })
     const assembled = assemblePrompt({
       project: snapshot,
       question: input.question.trim() === '' ? '' : messageText(snapshot, input.question, input.skill),
-      files: await describeMessageFiles(snapshot, extras, { allowOutside: input.allowOutsideAttachments }),
+      files,
+      images,
+      results: forkedFrom(chat, (id) => store.chats.message(id)),
       memory: selectStoredMemories(store, project.projectId, {
         currentChatId: input.chatId ?? null,
         budgetTokens: input.memoryBudget ?? current.memoryBudget,

@@ -1,11 +1,16 @@
+import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
 import { resolveInside, toProjectPath } from '../project/safe-path'
 import type { ProjectSnapshot, TableRef } from '../project/types'
-import { describeAttachment } from '../prompt/user'
-import type { FileMeta } from '../prompt/user/context-block'
+import { describeAttachment, describeResult } from '../prompt/user'
+import type { FileMeta, ResultMeta } from '../prompt/user/context-block'
+import type { ChatDetail, ChatMessageView } from '../../shared/api'
 
 // What the user adds to a message besides the question: attached files (metadata only), tables picked with
 // `@` (their columns.md, as referenced context) and a skill picked with `/` (its body goes into the message).
+
+/** Larger images are described but not sent: local vision models take a few megapixels at most. */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024
 
 /** Skill bodies longer than this are cut in the middle: the start says what it is, the end how to finish. */
 export const MAX_SKILL_CHARS = 16_000
@@ -28,15 +33,17 @@ export async function describeMessageFiles(
   project: ProjectSnapshot,
   extras: MessageExtras,
   options: { allowOutside?: boolean } = {}
-): Promise<FileMeta[]> {
+): Promise<{ files: FileMeta[]; images: string[] }> {
   const files: FileMeta[] = []
+  const images: string[] = []
   for (const path of extras.attachments ?? []) {
-    if (options.allowOutside && isAbsolute(path)) {
-      files.push(await describeAttachment(path))
-      continue
+    const outside = options.allowOutside === true && isAbsolute(path)
+    const absolute = outside ? path : resolveAttachment(project, path)
+    const file = await describeAttachment(absolute, outside ? {} : { fileId: toProjectPath(project.root, absolute) })
+    files.push(file)
+    if (file.type.startsWith('image/') && (await stat(absolute)).size <= MAX_IMAGE_BYTES) {
+      images.push(`data:${file.type};base64,${(await readFile(absolute)).toString('base64')}`)
     }
-    const absolute = resolveAttachment(project, path)
-    files.push(await describeAttachment(absolute, { fileId: toProjectPath(project.root, absolute) }))
   }
   for (const reference of extras.tables ?? []) {
     const table = findTable(project, reference)
@@ -44,7 +51,29 @@ export async function describeMessageFiles(
     if (!table.files.includes('columns.md')) throw new MessageInputError(`Table ${reference} has no columns.md; run sync first.`)
     files.push(await describeAttachment(resolveInside(project.root, columns), { fileId: columns, name: `${table.table} columns.md` }))
   }
-  return files
+  return { files, images }
+}
+
+/** A forked chat refers to the answer it was forked from: it goes into the context block as an earlier result. */
+export function forkedFrom(chat: ChatDetail | null, message: (id: string) => ChatMessageView): ResultMeta[] {
+  if (!chat?.parentMessageId) return []
+  let parent: ChatMessageView
+  try {
+    parent = message(chat.parentMessageId)
+  } catch {
+    return []
+  }
+  const toolCalls = (parent.toolCalls ?? []).map((call) => ({ callId: call.callId, toolName: call.name, status: call.ok === false ? 'failed' : 'done' }))
+  return [
+    describeResult({
+      resultId: parent.id,
+      title: `The answer "${chat.title}" was forked from`,
+      status: parent.status ?? 'done',
+      content: parent.text,
+      createdAt: parent.createdAt,
+      toolCalls
+    })
+  ]
 }
 
 function resolveAttachment(project: ProjectSnapshot, path: string): string {

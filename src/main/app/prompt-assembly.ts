@@ -6,7 +6,7 @@ import { buildRequestMessages } from '../prompt/request'
 import { assembleSystemPrompt, type SystemPromptResult } from '../prompt/system/assemble'
 import { countTokens } from '../prompt/tokens'
 import { buildContextBlock, buildUserPrompt, resolveUserPromptTemplate } from '../prompt/user'
-import type { FileMeta } from '../prompt/user/context-block'
+import type { FileMeta, ResultMeta } from '../prompt/user/context-block'
 import type { Diagnostic, PromptPreview, RequestMessage } from '../../shared/prompt'
 
 // The one place where the three prompt designs meet: the system prompt (JSX), memory, the user prompt
@@ -27,6 +27,10 @@ export interface AssemblePromptInput {
   question: string
   /** Metadata of attached files (see describeAttachment). */
   files: FileMeta[]
+  /** Earlier answers the user refers to (the message a chat was forked from). */
+  results?: ResultMeta[]
+  /** Attached images as data URLs, sent only to a model with vision. */
+  images?: string[]
   memory: MemorySelection
   tools: readonly AgentTool[]
   testMode: boolean
@@ -57,6 +61,7 @@ export function toolSchemaTokens(tools: readonly AgentTool[]): number {
 /** Builds the prompt of one run, fitted to the model's context window (may throw ContextWindowTooSmallError). */
 export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
   const toolNames = input.tools.map((tool) => tool.name)
+  const images = input.model.hasVision ? (input.images ?? []) : []
   const { template, diagnostics: templateDiagnostics } = resolveUserPromptTemplate(input.project.userPromptOverride)
   let lastSystem: SystemPromptResult | null = null
 
@@ -82,10 +87,10 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
     skills: input.project.skills,
     toolSchemasTokens: toolSchemaTokens(input.tools),
     history: input.history,
-    context: buildContextBlock({ files: input.files }),
+    context: buildContextBlock({ files: input.files, results: input.results }),
     renderUser: (context) => buildUserPrompt(input.question, context, { hasVision: input.model.hasVision, template }),
     archive: { source: input.archiveSource, now: input.now.toISOString() },
-    imageCount: 0
+    imageCount: images.length
   })
 
   const system = lastSystem ?? assembleSystemPrompt({
@@ -102,6 +107,7 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
         system: fitted.system,
         history: fitted.history,
         user: fitted.user,
+        images,
         model: { supportsPromptCache: input.model.supportsPromptCache }
       })
     : []

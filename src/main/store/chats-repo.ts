@@ -132,7 +132,13 @@ export class ChatsRepo {
         const calls = message.role === 'assistant' && message.runId ? callsByRun.get(message.runId) : undefined
         return calls ? { ...message, toolCalls: calls } : message
       })
-      return { ...toSummary(value), selection: textOrNull(toRow(value), 'selection'), messages: withCalls }
+      const row = toRow(value)
+      return {
+        ...toSummary(row),
+        selection: textOrNull(row, 'selection'),
+        parentMessageId: textOrNull(row, 'parent_message_id'),
+        messages: withCalls
+      }
     })
   }
 
