@@ -62,7 +62,7 @@ export function kindOf(baseUrl: string): ServerKind {
 
 export const START_SERVER_GUIDANCE = [
   'No local model server is running. Start one, then try again:',
-  '  Ollama:     install from https://ollama.com, then `ollama serve` and `ollama pull qwen3:8b`',
+  '  Ollama:     install from https://ollama.com, then `OLLAMA_CONTEXT_LENGTH=16384 ollama serve` and `ollama pull qwen3:8b`',
   '              (serves http://127.0.0.1:11434/v1)',
   '  llama.cpp:  `llama-server -m model.gguf --jinja -c 16384` (serves http://127.0.0.1:8080/v1;',
   '              --jinja enables tool calls, -c sets the context window)',
