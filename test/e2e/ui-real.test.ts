@@ -83,9 +83,24 @@ describe('web UI on the real services', () => {
     await ui.screenshot('real-01-home')
   })
 
+  it('attaches a table with @ and shows its columns.md in the user prompt', async () => {
+    const { page } = ui
+    await page.getByRole('button', { name: 'How did revenue evolve month by month?' }).click()
+    const composer = page.getByTestId('composer')
+    await composer.pressSequentially('Revenue by status in @ord')
+    await expect.poll(() => page.getByTestId('mention-menu').textContent()).toContain('@orders')
+    await page.keyboard.press('Enter')
+    await page.locator('.tabs').getByRole('tab', { name: 'User' }).click()
+    await expect.poll(() => page.getByTestId('user-text').textContent(), { timeout: 10_000 }).toContain('columns.md')
+    await page.getByTestId('outline').count()
+    await ui.screenshot('real-01b-user-prompt-with-table')
+    await composer.fill('')
+    await page.locator('.composer-chips .chip-remove').click()
+    await page.locator('.tabs').getByRole('tab', { name: 'System' }).click()
+  })
+
   it('asks, streams the answer, shows the SQL call with its table and the chart', async () => {
     const { page } = ui
-    await page.getByTestId('new-chat').click()
     await page.getByTestId('composer').fill('How did revenue evolve month by month?')
     await page.keyboard.press('Enter')
     await page.locator('[data-status="streaming"]').first().waitFor()

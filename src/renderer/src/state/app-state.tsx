@@ -36,7 +36,8 @@ export interface AppState {
   selectChat(chatId: string | null): void
   openProject(path: string): Promise<boolean>
   refreshChats(): Promise<void>
-  newChat(): Promise<void>
+  /** Creates a chat and opens it; its id, or null when it failed (the user was told why). */
+  newChat(): Promise<string | null>
   deleteChat(chatId: string): Promise<void>
   updateSettings(patch: ApiInputs['updateSettings']): Promise<void>
   refreshModels(): Promise<void>
@@ -188,8 +189,10 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
       setChats((list) => [created, ...list])
       setActiveChatId(created.id)
       setView('chat')
+      return created.id
     } catch (error) {
       notify('error', `Could not create a chat: ${messageOf(error)}`)
+      return null
     }
   }, [api, notify, settings?.channel])
 

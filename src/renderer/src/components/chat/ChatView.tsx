@@ -15,11 +15,13 @@ interface Props {
   draft: Draft
   onDraft(draft: Draft): void
   onInspectRun(runId: string): void
+  /** Opens a new chat with this question in its message box. */
+  onStartWith(question: string): void
 }
 
 const EXAMPLES = ['How did revenue evolve month by month?', 'Which 5 customers have the highest lifetime value?', 'What share of orders were paid with coupons?']
 
-export function ChatView({ controller, draft, onDraft, onInspectRun }: Props): React.JSX.Element {
+export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith }: Props): React.JSX.Element {
   const { activeChatId, settings, models, newChat, project } = useApp()
   const { chat, loading, activeRunId } = controller
   const busy = activeRunId !== null
@@ -86,6 +88,14 @@ export function ChatView({ controller, draft, onDraft, onInspectRun }: Props): R
           <button className="button primary" onClick={() => void newChat()} data-testid="start-chat">
             New chat
           </button>
+          <div className="example-questions">
+            <span className="muted small">or start with</span>
+            {EXAMPLES.map((example) => (
+              <button key={example} className="chip" onClick={() => onStartWith(example)}>
+                {example}
+              </button>
+            ))}
+          </div>
           {noServer && <NoModelHelp />}
         </div>
       </section>
@@ -122,7 +132,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun }: Props): R
         chat && <MessageList chatId={chat.id} messages={messages} busy={busy} actions={actions} onFork={onFork} />
       )}
       {noServer && !hasModel && <NoModelHelp />}
-      <Composer draft={draft} onDraft={onDraft} busy={busy} disabled={disabledReason} onSend={() => void submit()} onStop={() => void controller.stop()} />
+      <Composer key={activeChatId} draft={draft} onDraft={onDraft} busy={busy} disabled={disabledReason} onSend={() => void submit()} onStop={() => void controller.stop()} />
     </section>
   )
 }

@@ -39,10 +39,19 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
   const [menuClosed, setMenuClosed] = useState(false)
   const [attaching, setAttaching] = useState(false)
   const [attachPath, setAttachPath] = useState('')
+  const typed = useRef(draft.text)
   const trigger = menuClosed ? null : findTrigger(draft.text, caret)
   const items = menuItems(project, trigger)
 
   useEffect(() => setHighlight(0), [trigger?.kind, trigger?.query])
+  // Text put in from outside (an example question, a chosen mention): continue typing at its end.
+  useEffect(() => {
+    const element = area.current
+    if (!element || draft.text === typed.current) return
+    typed.current = draft.text
+    element.setSelectionRange(draft.text.length, draft.text.length)
+    setCaret(draft.text.length)
+  }, [draft.text])
   useEffect(() => {
     const element = area.current
     if (!element) return
@@ -162,12 +171,14 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
           ref={area}
           className="composer-input"
           data-testid="composer"
+          autoFocus
           rows={1}
           value={draft.text}
           placeholder={disabled ?? 'Ask about your data…   / for skills, @ for tables'}
           disabled={!!disabled}
           onChange={(event) => {
             setMenuClosed(false)
+            typed.current = event.target.value
             setCaret(event.target.selectionStart)
             onDraft({ ...draft, text: event.target.value })
           }}

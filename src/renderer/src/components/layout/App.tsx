@@ -15,7 +15,7 @@ import { TopBar } from './TopBar'
 // it and the inspector previews it.
 
 export function App(): React.JSX.Element {
-  const { ready, project, view, activeChatId } = useApp()
+  const { ready, project, view, activeChatId, newChat } = useApp()
   const controller = useChat(activeChatId)
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})
   const [inspectedRun, setInspectedRun] = useState<string | null>(null)
@@ -27,6 +27,13 @@ export function App(): React.JSX.Element {
   useEffect(() => {
     if (ready && performance.getEntriesByName('glassbox-ready').length === 0) performance.mark('glassbox-ready')
   }, [ready])
+  const startWith = useCallback(
+    async (question: string) => {
+      const chatId = await newChat()
+      if (chatId) setDrafts((all) => ({ ...all, [chatId]: { ...EMPTY_DRAFT, text: question } }))
+    },
+    [newChat]
+  )
   const inspectRun = useCallback((runId: string) => {
     setInspectedRun(runId)
     setInspectorOpen(true)
@@ -50,7 +57,7 @@ export function App(): React.JSX.Element {
         ) : view === 'tests' ? (
           <TestsPanel />
         ) : (
-          <ChatView controller={controller} draft={draft} onDraft={setDraft} onInspectRun={inspectRun} />
+          <ChatView controller={controller} draft={draft} onDraft={setDraft} onInspectRun={inspectRun} onStartWith={(question) => void startWith(question)} />
         )}
         {project && !inspectorOpen && (
           <button className="inspector-toggle" onClick={() => setInspectorOpen(true)} title="Show the prompt inspector">
