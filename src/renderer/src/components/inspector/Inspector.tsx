@@ -89,7 +89,7 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
           </button>
         ))}
       </nav>
-      <div className="inspector-body" key={tab} data-testid={`inspector-${tab}`}>
+      <div className={`inspector-body tab-${tab}`} key={tab} data-testid={`inspector-${tab}`}>
         {error && <p className="notice error">Could not assemble the prompt: {error}</p>}
         {!preview && !error && (
           <p className="muted">

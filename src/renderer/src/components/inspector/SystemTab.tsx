@@ -23,11 +23,15 @@ export function OverrideBadge({ mode }: { mode: OverrideMode }): React.JSX.Eleme
 export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.Element {
   const [selectedId, setSelectedId] = useState<string | null>(null)
   const highlight = useRef<HTMLElement>(null)
+  const text = useRef<HTMLPreElement>(null)
   const selected = preview.sections.find((section) => section.id === selectedId) ?? null
   const total = useMemo(() => preview.sections.reduce((sum, section) => sum + section.tokens, 0), [preview.sections])
 
+  // Scroll only the prompt text, so the outline stays where the user clicked.
   useEffect(() => {
-    highlight.current?.scrollIntoView({ block: 'start', behavior: 'smooth' })
+    const pane = text.current
+    const mark = highlight.current
+    if (pane && mark) pane.scrollTop = mark.offsetTop - 8
   }, [selectedId])
 
   return (
@@ -47,7 +51,7 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
         ))}
         {preview.sections.length === 0 && <li className="muted small">No section map for this prompt.</li>}
       </ol>
-      <pre className="prompt-text" data-testid="system-text">
+      <pre className="prompt-text system-text" ref={text} data-testid="system-text">
         {selected ? (
           <>
             {preview.system.slice(0, selected.start)}
