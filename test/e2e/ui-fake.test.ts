@@ -297,6 +297,8 @@ describe('web UI on the fake API', () => {
     expect(Math.max(...counts)).toBeLessThan(1500)
     await page.locator('[data-message-id="big-0"]').waitFor()
     await ui.screenshot('15-five-thousand-messages')
+    await page.getByRole('button', { name: '↓ Latest' }).click()
+    await page.locator('[data-message-id="big-4999"]').waitFor()
   })
 
   it('runs the project tests with a drill-down', async () => {

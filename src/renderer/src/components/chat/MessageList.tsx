@@ -29,6 +29,7 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
   const scrollRef = useRef<HTMLDivElement>(null)
   const atBottom = useRef(true)
   const [fork, setFork] = useState<ForkOffer | null>(null)
+  const [awayFromEnd, setAwayFromEnd] = useState(false)
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
@@ -57,6 +58,7 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
     const element = scrollRef.current
     if (!element) return
     atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK_PX
+    setAwayFromEnd(!atBottom.current)
     setFork(null)
   }, [])
 
@@ -88,6 +90,18 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
           </div>
         </div>
       </div>
+      {awayFromEnd && (
+        <button
+          className="jump-to-latest"
+          onClick={() => {
+            atBottom.current = true
+            setAwayFromEnd(false)
+            virtualizer.scrollToIndex(messages.length - 1, { align: 'end' })
+          }}
+        >
+          ↓ Latest
+        </button>
+      )}
       {fork && (
         <button
           className="fork-button"

@@ -70,7 +70,7 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
         </div>
         {runId ? (
           <div className="inspector-source run">
-            Exactly what run <code>{runId}</code> sent.{' '}
+            Exactly what run <code title={runId}>{runId.length > 12 ? `${runId.slice(0, 8)}…` : runId}</code> sent.{' '}
             <button className="link-button" onClick={onLeaveRun}>
               Back to live preview
             </button>
