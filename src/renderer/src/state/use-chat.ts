@@ -10,6 +10,8 @@ import { applyRunEvents, streamingMessage } from './run-events'
 export interface ChatController {
   chat: ChatDetail | null
   loading: boolean
+  /** A message is on its way (the run has not started streaming yet). */
+  sending: boolean
   activeRunId: string | null
   send(draft: Draft): Promise<boolean>
   stop(): Promise<void>
@@ -34,6 +36,7 @@ export function useChat(chatId: string | null): ChatController {
   const { api, notify, refreshChats, bumpRevision, selectChat, onPush } = app
   const [chat, setChat] = useState<ChatDetail | null>(null)
   const [loading, setLoading] = useState(false)
+  const [sending, setSending] = useState(false)
   const runIds = useRef(new Set<string>())
   const queue = useRef<RunEvent[]>([])
   const scheduled = useRef(false)
@@ -134,6 +137,7 @@ export function useChat(chatId: string | null): ChatController {
       if (!id) return false
       const text = messageTextOf(draft)
       appendLocalUserMessage(text)
+      setSending(true)
       try {
         const { runId } = await api.sendMessage({
           chatId: id,
@@ -148,6 +152,8 @@ export function useChat(chatId: string | null): ChatController {
         notify('error', messageOf(error))
         void reload()
         return false
+      } finally {
+        setSending(false)
       }
     },
     [api, appendLocalUserMessage, notify, reload, startedRun]
@@ -180,11 +186,14 @@ export function useChat(chatId: string | null): ChatController {
 
   const runAction = useCallback(
     async (action: () => Promise<{ runId: string }>, what: string) => {
+      setSending(true)
       try {
         const { runId } = await action()
         startedRun(runId)
       } catch (error) {
         notify('error', `${what}: ${messageOf(error)}`)
+      } finally {
+        setSending(false)
       }
     },
     [notify, startedRun]
@@ -244,5 +253,5 @@ export function useChat(chatId: string | null): ChatController {
     [api, notify, refreshChats, selectChat]
   )
 
-  return { chat, loading, activeRunId, send, stop, regenerate, editAndResend, answerClarification, fork }
+  return { chat, loading, sending, activeRunId, send, stop, regenerate, editAndResend, answerClarification, fork }
 }

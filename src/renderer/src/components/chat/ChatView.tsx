@@ -23,7 +23,7 @@ const EXAMPLES = ['How did revenue evolve month by month?', 'Which 5 customers h
 
 export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith }: Props): React.JSX.Element {
   const { activeChatId, settings, models, newChat, project } = useApp()
-  const { chat, loading, activeRunId } = controller
+  const { chat, loading, sending, activeRunId } = controller
   const busy = activeRunId !== null
   const hasModel = Boolean(settings?.model) || (models ?? []).some((server) => server.running && server.models.length > 0)
   const noServer = models !== null && !models.some((server) => server.running)
@@ -72,7 +72,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
   }, [])
 
   async function submit(): Promise<void> {
-    if (isDraftEmpty(draft)) return
+    if (isDraftEmpty(draft) || sending) return
     const sent = draft
     onDraft(EMPTY_DRAFT)
     const ok = await controller.send(sent)
@@ -130,6 +130,11 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
         </div>
       ) : (
         chat && <MessageList chatId={chat.id} messages={messages} busy={busy} actions={actions} onFork={onFork} />
+      )}
+      {sending && !busy && (
+        <div className="sending-line muted small" data-testid="sending">
+          <span className="spinner small" /> Assembling the prompt and contacting the model…
+        </div>
       )}
       {noServer && !hasModel && <NoModelHelp />}
       <Composer key={activeChatId} draft={draft} onDraft={onDraft} busy={busy} disabled={disabledReason} onSend={() => void submit()} onStop={() => void controller.stop()} />
