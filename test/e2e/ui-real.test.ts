@@ -36,6 +36,9 @@ function script(request: RecordedRequest): Turn {
   const question = String(messages[lastUser]?.content ?? '').toLowerCase()
   const toolResults = messages.slice(lastUser + 1).filter((message) => message.role === 'tool')
   if (question.includes('slow')) return { text: 'Counting the orders one by one, '.repeat(60), chunkSize: 4, chunkDelayMs: 60 }
+  if (question.includes('sales') && toolResults.length === 0) {
+    return { toolCalls: [{ name: 'clarification', args: { question: 'Which sales do you mean?', options: ['Order amounts', 'Number of orders'] } }] }
+  }
   if (!question.includes('revenue')) return { text: 'Hello! Ask me about the jaffle shop data.' }
   if (toolResults.length === 0) return { reasoning: 'orders has amount and order_date.', toolCalls: [{ name: 'execute_sql', args: { sql_query: MONTHLY_SQL } }] }
   if (toolResults.length === 1) {
@@ -49,6 +52,7 @@ function script(request: RecordedRequest): Turn {
       ]
     }
   }
+  if (toolResults.length === 2) return { toolCalls: [{ name: 'suggest_follow_ups', args: { suggestions: ['Break it down by payment method', 'Compare with 2017'] } }] }
   return { text: ANSWER, chunkSize: 6, chunkDelayMs: 25 }
 }
 
@@ -112,7 +116,21 @@ describe('web UI on the real services', () => {
     await expect.poll(() => call.locator('.result-table tbody tr').count()).toBeGreaterThan(1)
     expect(await call.textContent()).toContain('GROUP BY 1')
     expect(await page.getByTestId('chart').locator('svg .recharts-bar-rectangle').count()).toBeGreaterThan(1)
+    expect(await page.getByTestId('follow-ups').textContent()).toContain('Break it down by payment method')
     await ui.screenshot('real-02-answer-sql-chart')
+  })
+
+  it('asks back with a clarification card and answers it', async () => {
+    const { page } = ui
+    await page.getByTestId('composer').fill('What were our sales?')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('clarification').waitFor({ timeout: 15_000 })
+    expect(await page.getByTestId('clarification').textContent()).toContain('Which sales do you mean?')
+    await ui.screenshot('real-02b-clarification')
+    await page.getByTestId('clarification').getByRole('button', { name: 'Order amounts' }).click()
+    await expect.poll(() => page.locator('[data-role="user"]').last().textContent(), { timeout: 10_000 }).toContain('Order amounts')
+    await page.locator('[data-role="assistant"][data-status="done"]').last().waitFor({ timeout: 15_000 })
+    await expect.poll(() => page.getByTestId('assistant-text').last().textContent()).toContain('Ask me about the jaffle shop data')
   })
 
   it('drops the clarification rule from the prompt in test mode', async () => {
