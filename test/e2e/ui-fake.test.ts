@@ -137,6 +137,17 @@ describe('web UI on the fake API', () => {
     await page.getByTestId('test-mode').uncheck({ force: true })
   })
 
+  it('previews another channel and timezone in the system prompt', async () => {
+    const { page } = ui
+    await page.getByTestId('channel').selectOption('whatsapp')
+    await expect.poll(() => page.getByTestId('system-text').textContent()).toContain('You are answering in whatsapp')
+    await page.getByTestId('timezone').selectOption('America/New_York')
+    await expect.poll(() => page.getByTestId('system-text').textContent()).toContain('(America/New_York)')
+    await page.getByTestId('channel').selectOption('')
+    await page.getByTestId('timezone').selectOption('Europe/Paris')
+    await expect.poll(() => page.getByTestId('system-text').textContent()).not.toContain('You are answering in')
+  })
+
   it('adds a memory in the manager and shows it in the Memory tab', async () => {
     const { page } = ui
     await page.getByTestId('nav-memory').click()
