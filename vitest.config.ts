@@ -10,7 +10,7 @@ export default defineConfig({
   esbuild: { jsx: 'transform', jsxFactory: 'h', jsxFragment: 'Fragment' },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
-    exclude: ['node_modules/**', 'out/**', 'src/renderer/**'],
+    exclude: ['node_modules/**', 'out/**'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -48,7 +48,8 @@ export function withFloor(figure: Figure, floor: Figure): Figure {
     ...figure,
     floor_name: floor.name,
     floor_median_ms: floor.median_ms,
-    ratio: round(figure.median_ms / floor.median_ms)
+    // Significant digits, not decimals: a ratio of 1/100,000 must not print as 0.
+    ratio: Number((figure.median_ms / floor.median_ms).toPrecision(3))
   }
 }
 

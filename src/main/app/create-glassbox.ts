@@ -6,6 +6,7 @@ import { createAgentTools } from '../agent/tools'
 import { scheduleMemoryExtraction } from '../memory/extract'
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
+import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
 import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
@@ -61,6 +62,13 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
+const TITLE_CHARS = 60
+
+/** A new chat is named after its first question, so the sidebar tells chats apart. */
+function chatTitle(question: string): string {
+  const flat = question.replace(/\s+/g, ' ').trim()
+  return flat.length > TITLE_CHARS ? flat.slice(0, TITLE_CHARS - 1) + '…' : flat
+}
 const MAX_RECENT_PROJECTS = 10
 
 export class NoProjectOpenError extends Error {
@@ -78,10 +86,10 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     for (const listener of listeners) listener(event)
   }
   const runs = new RunManager(store, push)
-  const models = new ModelResolver(
-    { endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : undefined, model: options.model },
-    options.serverPresets
-  )
+  const models = new ModelResolver(options.serverPresets)
+  // `--endpoint`/`--model` preselect the model for this session, over the saved setting, until the user
+  // picks another one in the app.
+  let preselected = { endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : null, model: options.model ?? null }
   let current: ProjectSession | null = null
   const extractions = new Set<Promise<unknown>>()
   let stopWatching: () => void = () => undefined
@@ -90,7 +98,10 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     if (!current) throw new NoProjectOpenError()
     return current
   }
-  const settings = (): Settings => store.settings.read(current?.projectId ?? null)
+  const settings = (): Settings => {
+    const stored = store.settings.read(current?.projectId ?? null)
+    return { ...stored, endpoint: preselected.endpoint ?? stored.endpoint, model: preselected.model ?? stored.model }
+  }
 
   async function open(path: string): Promise<ProjectSession> {
     const next = await ProjectSession.open(store, path, { watch: options.watch ?? true })
@@ -112,7 +123,9 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const question = messageText(snapshot, text, extras.skill)
     const { files, images } = await describeMessageFiles(snapshot, extras)
     const current = settings()
+    const chat = store.chats.get(chatId)
     const userMessage = store.chats.addMessage({ chatId, role: 'user', text: question, status: 'done' })
+    if (chat.messages.length === 0 && chat.title === DEFAULT_CHAT_TITLE) store.chats.rename(chatId, chatTitle(text))
     const model = await models.resolve(current)
     const started = await runs.start({
       session: project,
@@ -249,10 +262,12 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return settings()
     },
     async updateSettings(patch) {
-      return store.settings.update(current?.projectId ?? null, patch)
+      if (patch.endpoint !== undefined || patch.model !== undefined) preselected = { endpoint: null, model: null }
+      store.settings.update(current?.projectId ?? null, patch)
+      return settings()
     },
     async listModels() {
-      return listModelServers(settings().endpoint ?? options.endpoint ?? null)
+      return listModelServers(settings().endpoint)
     },
     async runTests({ names }) {
       return runProjectTests({

@@ -4,8 +4,7 @@ import { normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPre
 import type { Settings } from '../../shared/api'
 import type { PromptModelInfo } from './prompt-assembly'
 
-// Which model a run talks to and what it can take: the endpoint and model from the settings (or the
-// command line), else the first server detected on loopback; its context window from the server itself,
+// Which model a run talks to and what it can take: the endpoint and model from the settings, else the first server detected on loopback; its context window from the server itself,
 // else the configured one, else a conservative default. Discovery is cached so previews stay instant.
 
 /** Used when neither the server nor the settings say: small enough that a request never overflows silently. */
@@ -37,16 +36,12 @@ export class ModelResolver {
   private readonly described = new Map<string, Promise<ModelInfo | null>>()
   private readonly settled = new Map<string, ModelInfo | null>()
 
-  constructor(
-    private readonly defaults: { endpoint?: string; model?: string } = {},
-    private readonly presets: readonly ServerPreset[] = SERVER_PRESETS
-  ) {}
+  constructor(private readonly presets: readonly ServerPreset[] = SERVER_PRESETS) {}
 
   /** The endpoint a run would use, asking the servers when nothing is configured. */
   private async endpointFor(settings: Settings): Promise<EndpointChoice> {
-    // The command line's choice wins over the saved one: it was made for this very run.
-    const configured = this.defaults.endpoint ?? settings.endpoint ?? null
-    const model = this.defaults.model ?? settings.model ?? null
+    const configured = settings.endpoint
+    const model = settings.model
     if (configured) {
       const baseUrl = normalizeBaseUrl(configured)
       // A named model needs no look-up: the request goes out at once.
@@ -77,8 +72,7 @@ export class ModelResolver {
 
   /** Instant resolution for previews: uses what discovery already knows and starts it for next time. */
   peek(settings: Settings): ResolvedModel {
-    const baseUrl = this.defaults.endpoint ?? settings.endpoint ?? null
-    const model = this.defaults.model ?? settings.model ?? null
+    const { endpoint: baseUrl, model } = settings
     if (!baseUrl || !model) return this.toResolved(null, null, settings)
     const endpoint = { baseUrl: normalizeBaseUrl(baseUrl), model }
     const key = keyOf(endpoint)

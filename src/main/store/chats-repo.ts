@@ -25,7 +25,7 @@ export interface MessageUpdate {
 
 const roleSchema = z.enum(['user', 'assistant'])
 const statusSchema = z.enum(['streaming', 'done', 'failed', 'cancelled'])
-const DEFAULT_TITLE = 'New chat'
+export const DEFAULT_CHAT_TITLE = 'New chat'
 const FORK_TITLE_CHARS = 60
 
 function toSummary(value: unknown): ChatSummary {
@@ -70,7 +70,7 @@ export class ChatsRepo {
         .statement(
           `INSERT INTO chats (id, project_id, title, channel, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`
         )
-        .run(id, projectId, options.title?.trim() || DEFAULT_TITLE, options.channel ?? null, now, now)
+        .run(id, projectId, options.title?.trim() || DEFAULT_CHAT_TITLE, options.channel ?? null, now, now)
     )
     return this.summary(id)
   }
@@ -166,7 +166,7 @@ export class ChatsRepo {
     this.context.write(() => {
       const result = this.context
         .statement(`UPDATE chats SET title = ?, updated_at = ? WHERE id = ?`)
-        .run(title.trim() || DEFAULT_TITLE, this.context.now(), chatId)
+        .run(title.trim() || DEFAULT_CHAT_TITLE, this.context.now(), chatId)
       if (result.changes === 0) throw new StoreNotFoundError('chat', chatId)
     })
     return this.summary(chatId)

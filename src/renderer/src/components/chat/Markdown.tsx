@@ -5,6 +5,7 @@ import rehypeHighlight from 'rehype-highlight'
 import rehypeKatex from 'rehype-katex'
 import remarkGfm from 'remark-gfm'
 import remarkMath from 'remark-math'
+import { citationSource, citationsToLinks } from './citations'
 import { escapeCurrency } from './escape-currency'
 import { remarkHtmlAsText } from './remark-html-as-text'
 
@@ -12,11 +13,21 @@ import { remarkHtmlAsText } from './remark-html-as-text'
 // (never parsed), links open outside the app, and remote images are never fetched.
 
 const components: Components = {
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noreferrer noopener" title={href}>
-      {children}
-    </a>
-  ),
+  a: ({ href, children }) => {
+    const cited = citationSource(href)
+    if (cited) {
+      return (
+        <span className="citation" title={`From query ${cited.queryId}, column ${cited.column}`}>
+          {children}
+        </span>
+      )
+    }
+    return (
+      <a href={href} target="_blank" rel="noreferrer noopener" title={href}>
+        {children}
+      </a>
+    )
+  },
   img: ({ alt, src }) => (
     <span className="md-image-placeholder" title={typeof src === 'string' ? src : undefined}>
       [image: {alt || 'untitled'}]
@@ -37,7 +48,7 @@ export const Markdown = memo(function Markdown({ text }: { text: string }): Reac
         rehypePlugins={[rehypeKatex, [rehypeHighlight, { detect: false }]]}
         components={components}
       >
-        {escapeCurrency(text)}
+        {escapeCurrency(citationsToLinks(text))}
       </ReactMarkdown>
     </div>
   )
