@@ -12,15 +12,15 @@ let glassbox: Promise<GlassboxInstance> | null = null
 
 /** The services, created once for the app's lifetime (the store lives in the app's user-data folder). */
 function services(): Promise<GlassboxInstance> {
-  glassbox ??= createGlassbox({ dataDir: app.getPath('userData'), projectPath: startProject() })
-  return glassbox
-}
-
-/** GLASSBOX_PROJECT, else the sample project shipped in resources/ (the user opens others from the sidebar). */
-function startProject(): string | undefined {
-  if (process.env.GLASSBOX_PROJECT) return process.env.GLASSBOX_PROJECT
+  // GLASSBOX_PROJECT, else the project used last, else (first start) the sample project shipped in resources/.
   const sample = join(app.getAppPath(), 'resources', 'sample-project')
-  return existsSync(sample) ? sample : undefined
+  glassbox ??= createGlassbox({
+    dataDir: app.getPath('userData'),
+    projectPath: process.env.GLASSBOX_PROJECT,
+    reopenLastProject: true,
+    defaultProjectPath: existsSync(sample) ? sample : undefined
+  })
+  return glassbox
 }
 
 /** The same strict CSP as web mode, as a header too (the dev server serves over http). */

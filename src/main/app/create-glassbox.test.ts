@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { writeFileSync } from 'node:fs'
+import { realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PushEvent } from '../../shared/api'
 import type { RunEvent } from '../../shared/events'
-import { copyNaoExample, makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { copyNaoExample, makeTempDir, NAO_EXAMPLE, REPO_ROOT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer, type Turn } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 
@@ -151,5 +151,16 @@ describe('createGlassbox', () => {
     await open([])
     const chat = await glassbox.createChat({})
     await expect(glassbox.sendMessage({ chatId: chat.id, text: 'Read this', attachments: ['/etc/passwd'] })).rejects.toThrow(/outside the project/)
+  })
+
+  it('opens the sample project on a first start, and the project used last afterwards', async () => {
+    const sample = join(REPO_ROOT, 'resources', 'sample-project')
+    const start = () => createGlassbox({ dataDir: temp.dir, reopenLastProject: true, defaultProjectPath: sample, watch: false })
+    glassbox = await start()
+    expect((await glassbox.getProject())?.root).toBe(realpathSync(sample))
+    await glassbox.openProject({ path: NAO_EXAMPLE })
+    await glassbox.close()
+    glassbox = await start()
+    expect((await glassbox.getProject())?.root).toBe(realpathSync(NAO_EXAMPLE))
   })
 })

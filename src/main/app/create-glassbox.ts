@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { detectServers, listModels } from '../agent/discovery'
 import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
@@ -24,6 +25,10 @@ export interface GlassboxOptions {
   dataDir?: string
   /** Project to open at start. */
   projectPath?: string
+  /** Without projectPath: reopen the project used last (the desktop app does). */
+  reopenLastProject?: boolean
+  /** Without projectPath or a last project: this one (the sample project on a first start). */
+  defaultProjectPath?: string
   /** Preselected model server and model (otherwise: the saved setting, then the first detected server). */
   endpoint?: string
   model?: string
@@ -110,10 +115,18 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     current = next
     stopWatching = next.onChange(() => push({ channel: 'project-changed', project: next.info() }))
     const root = next.snapshot().root
-    const recent = store.settings.getValue(RECENT_PROJECTS_KEY, null)
-    const earlier = Array.isArray(recent) ? recent.filter((item): item is string => typeof item === 'string' && item !== root) : []
+    const earlier = recentProjects().filter((path) => path !== root)
     store.settings.setValue(RECENT_PROJECTS_KEY, [root, ...earlier].slice(0, MAX_RECENT_PROJECTS), null)
     return next
+  }
+
+  function recentProjects(): string[] {
+    const recent = store.settings.getValue(RECENT_PROJECTS_KEY, null)
+    return Array.isArray(recent) ? recent.filter((item): item is string => typeof item === 'string') : []
+  }
+
+  function lastProject(): string | undefined {
+    return recentProjects().find((path) => existsSync(path))
   }
 
   /** Stores the user's message, starts the run answering it, and learns memories from it in the background. */
@@ -185,7 +198,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     return assembled.preview
   }
 
-  if (options.projectPath) await open(options.projectPath)
+  const startProject = options.projectPath ?? (options.reopenLastProject ? lastProject() : undefined) ?? options.defaultProjectPath
+  if (startProject) await open(startProject)
 
   const api: Glassbox = {
     store,
