@@ -49,6 +49,9 @@ async function main(): Promise<void> {
   ensureRendererBuilt()
   const api = await createGlassbox({
     projectPath: options.project ? resolve(options.project) : undefined,
+    // Like the desktop app: without --project, the project used last, else the sample project.
+    reopenLastProject: true,
+    defaultProjectPath: resolve(REPO_ROOT, 'resources', 'sample-project'),
     endpoint: options.endpoint,
     model: options.model,
     dataDir: options.dataDir
