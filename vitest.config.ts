@@ -15,6 +15,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The JSON report lets .ci/run print one plain summary line.
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     env: { GLASSBOX_DATA_DIR: dataDir }
   }
 })
