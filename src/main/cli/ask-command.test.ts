@@ -6,18 +6,13 @@ import { startScriptedServer, type ScriptedServer } from '../../../test/support/
 import type { ServerPreset } from '../agent/endpoints'
 import { main } from '../cli'
 import { run } from './ask-command'
+import { captureIo } from '../../../test/support/capture-io'
 
 let server: ScriptedServer | undefined
 afterEach(async () => {
   await server?.close()
   server = undefined
 })
-
-function capture(): { io: { stdout: (text: string) => void; stderr: (text: string) => void }; out: () => string; err: () => string } {
-  let out = ''
-  let err = ''
-  return { io: { stdout: (text) => void (out += text), stderr: (text) => void (err += text) }, out: () => out, err: () => err }
-}
 
 async function trueRevenue(): Promise<string> {
   const instance = await DuckDBInstance.create(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'), { access_mode: 'READ_ONLY' })
@@ -37,7 +32,7 @@ describe('glassbox ask', () => {
         { text: `Total revenue is ${expected}.` }
       ]
     })
-    const { io, out } = capture()
+    const { io, out } = captureIo()
     const code = await main(['ask', '--project', NAO_EXAMPLE, '--question', 'What is the total revenue?', '--endpoint', server.url, '--model', 'scripted-model', '--json'], io)
     expect(code).toBe(0)
     const printed = JSON.parse(out())
@@ -58,7 +53,7 @@ describe('glassbox ask', () => {
 
   it('streams the answer as text and tool calls to stderr', async () => {
     server = await startScriptedServer({ script: [{ toolCalls: [{ name: 'list', args: { path: 'docs' } }] }, { text: 'There is one doc.' }] })
-    const { io, out, err } = capture()
+    const { io, out, err } = captureIo()
     const code = await run(['--project', NAO_EXAMPLE, '--question', 'docs?', '--endpoint', server.url, '--model', 'm'], io)
     expect(code).toBe(0)
     expect(out()).toBe('There is one doc.\n')
@@ -67,34 +62,34 @@ describe('glassbox ask', () => {
 
   it('uses the first model the server lists when --model is absent', async () => {
     server = await startScriptedServer({ models: [{ id: 'qwen3:8b' }], script: [{ text: 'Hi.' }] })
-    const { io } = capture()
+    const { io } = captureIo()
     expect(await run(['--project', NAO_EXAMPLE, '--question', 'hi', '--endpoint', server.url], io)).toBe(0)
     expect(server.chatRequests()[0].body).toMatchObject({ model: 'qwen3:8b' })
   })
 
   it('fails with one line and a non-zero exit when the run fails', async () => {
     server = await startScriptedServer({ script: [{ fault: 'http-500' }] })
-    const { io, err } = capture()
+    const { io, err } = captureIo()
     const code = await main(['ask', '--project', NAO_EXAMPLE, '--question', 'hi', '--endpoint', server.url, '--model', 'm'], io)
     expect(code).toBe(1)
     expect(err()).toMatch(/^glassbox ask: The model server failed \(HTTP 500\)/)
   })
 
   it('guides the user when no server is running', async () => {
-    const { io, err } = capture()
+    const { io, err } = captureIo()
     const dead: ServerPreset[] = [{ kind: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:9/v1' }]
     expect(await run(['--project', NAO_EXAMPLE, '--question', 'hi'], io, { serverPresets: dead })).toBe(1)
     expect(err()).toMatch(/^glassbox ask: No local model server is running\. Start one, then try again:\n {2}Ollama: .*ollama serve/)
-    const unreachable = capture()
+    const unreachable = captureIo()
     expect(await main(['ask', '--project', NAO_EXAMPLE, '--question', 'hi', '--endpoint', 'http://127.0.0.1:9/v1'], unreachable.io)).toBe(1)
     expect(unreachable.err()).toMatch(/^glassbox ask: Could not list the models of http:\/\/127\.0\.0\.1:9\/v1 .*\nNo local model server is running/)
   })
 
   it('reports missing options and a bad endpoint as input errors', async () => {
-    const { io, err } = capture()
+    const { io, err } = captureIo()
     expect(await main(['ask', '--project', NAO_EXAMPLE], io)).toBe(1)
     expect(err()).toBe('glassbox ask: --question TEXT is required\n')
-    const bad = capture()
+    const bad = captureIo()
     expect(await main(['ask', '--project', NAO_EXAMPLE, '--question', 'x', '--endpoint', 'nonsense'], bad.io)).toBe(1)
     expect(bad.err()).toContain('is not a URL')
   })

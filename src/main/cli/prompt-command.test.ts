@@ -2,16 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { copyNaoExample, makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
-import { main } from '../cli'
+import { runCli } from '../../../test/support/capture-io'
 
 // `glassbox prompt` as people and scripts call it (in-process, same dispatcher as the binary).
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) })
-  return { code, stdout, stderr }
-}
+const cli = runCli
 
 describe('glassbox prompt', () => {
   let data: ReturnType<typeof makeTempDir>

@@ -2,17 +2,12 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { copyNaoExample } from '../../../test/support/fixtures'
-import { main } from '../cli'
+import { runCli } from '../../../test/support/capture-io'
 
 const cleanups: (() => void)[] = []
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
 
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) })
-  return { code, stdout, stderr }
-}
+const cli = runCli
 
 describe('glassbox sync', () => {
   it('syncs the nao example: progress on stderr, summary on stdout', async () => {

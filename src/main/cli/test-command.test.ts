@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { NAO_EXAMPLE, copyNaoExample } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { main } from '../cli'
+import { captureIo } from '../../../test/support/capture-io'
 
 let server: ScriptedServer | undefined
 const cleanups: (() => void)[] = []
@@ -12,11 +13,6 @@ afterEach(async () => {
   server = undefined
   cleanups.splice(0).forEach((cleanup) => cleanup())
 })
-
-function capture() {
-  const out = { stdout: '', stderr: '' }
-  return { out, io: { stdout: (text: string) => void (out.stdout += text), stderr: (text: string) => void (out.stderr += text) } }
-}
 
 /** The model runs `sql` with execute_sql, then answers in words. */
 function modelRunning(sql: string): Promise<ScriptedServer> {
@@ -28,11 +24,11 @@ function modelRunning(sql: string): Promise<ScriptedServer> {
 describe('glassbox test', () => {
   it('--json reports total_revenue passed when the model runs the right SQL', async () => {
     server = await modelRunning('SELECT SUM(amount) AS revenue FROM orders')
-    const { out, io } = capture()
+    const { io, out, err } = captureIo()
     const code = await main(['test', '--project', NAO_EXAMPLE, '--endpoint', server.url, '--json'], io)
-    expect(out.stderr).toBe('')
+    expect(err()).toBe('')
     expect(code).toBe(0)
-    const report = JSON.parse(out.stdout)
+    const report = JSON.parse(out())
     expect(report).toMatchObject({ passed: 1, failed: 0, errored: 0 })
     expect(report.cases[0]).toMatchObject({
       name: 'total_revenue',
@@ -48,10 +44,10 @@ describe('glassbox test', () => {
 
   it('--json reports total_revenue failed when the model runs a wrong SQL', async () => {
     server = await modelRunning("SELECT SUM(amount) FROM orders WHERE status = 'completed'")
-    const { out, io } = capture()
+    const { io, out, err } = captureIo()
     const code = await main(['test', '--project', NAO_EXAMPLE, '--endpoint', server.url, '--json'], io)
     expect(code).toBe(1)
-    const report = JSON.parse(out.stdout)
+    const report = JSON.parse(out())
     expect(report).toMatchObject({ passed: 0, failed: 1, errored: 0 })
     expect(report.cases[0]).toMatchObject({ status: 'failed', expected: [[1672]], message: expect.stringContaining('[1672]') })
   })
@@ -61,10 +57,10 @@ describe('glassbox test', () => {
     cleanups.push(project.cleanup)
     writeFileSync(join(project.dir, 'tests/broken.yml'), 'name: broken\nprompt: [\n')
     server = await modelRunning('SELECT 1672')
-    const { out, io } = capture()
+    const { io, out, err } = captureIo()
     const code = await main(['test', '--project', project.dir, '--endpoint', server.url], io)
     expect(code).toBe(1)
-    const lines = out.stdout.trim().split('\n')
+    const lines = out().trim().split('\n')
     expect(lines[0]).toMatch(/^ERROR broken \(0 ms, 0 tokens\): tests\/broken\.yml is not valid YAML: /)
     expect(lines[1]).toMatch(/^PASS total_revenue \(\d+ ms, 220 tokens\)$/)
     expect(lines[2]).toBe('1 passed, 0 failed, 1 errored')
@@ -73,9 +69,9 @@ describe('glassbox test', () => {
   it('refuses a project without tests in one line', async () => {
     const project = copyNaoExample()
     cleanups.push(project.cleanup)
-    const { out, io } = capture()
+    const { io, out, err } = captureIo()
     const code = await main(['test', '--project', join(project.dir, 'docs')], io)
     expect(code).toBe(1)
-    expect(out.stderr).toMatch(/^glassbox test: no test cases: .*\/docs\/tests\/ has no \.yml files\n$/)
+    expect(err()).toMatch(/^glassbox test: no test cases: .*\/docs\/tests\/ has no \.yml files\n$/)
   })
 })
