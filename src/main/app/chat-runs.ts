@@ -12,6 +12,7 @@ import type { RequestMessage } from '../../shared/prompt'
 import type { ResolvedModel } from './model-resolver'
 import { forkedFrom } from './message-inputs'
 import { assemblePrompt } from './prompt-assembly'
+import { calibrationKey, type TokenCalibration } from './token-calibration'
 import type { ProjectSession } from './project-session'
 
 // One chat turn end to end: assemble the prompt (the same function the inspector previews with), persist
@@ -48,7 +49,8 @@ export class RunManager {
 
   constructor(
     private readonly store: Store,
-    private readonly push: (event: PushEvent) => void
+    private readonly push: (event: PushEvent) => void,
+    private readonly calibration: TokenCalibration
   ) {}
 
   async start(input: StartRunInput): Promise<StartedRun> {
@@ -106,7 +108,14 @@ export class RunManager {
     }
 
     const streamed = { text: '', reasoning: '', savedAt: 0 }
+    const budget = assembled.preview.budget
+    let calibrated = false
     const onEvent = (event: RunEvent): void => {
+      if (event.type === 'usage' && !calibrated && budget) {
+        // The first round's prompt is exactly the request we estimated.
+        calibrated = true
+        this.calibration.record(calibrationKey(endpoint), budget.used - budget.reservedOutput, event.inputTokens)
+      }
       this.record(event, runId, answer.id, streamed)
       this.push({ channel: 'run', event })
     }

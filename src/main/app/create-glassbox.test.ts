@@ -163,4 +163,28 @@ describe('createGlassbox', () => {
     glassbox = await start()
     expect((await glassbox.getProject())?.root).toBe(realpathSync(NAO_EXAMPLE))
   })
+
+  it('scales its token estimates up when the server reports that the prompt took more tokens', async () => {
+    server = await startScriptedServer({
+      script: [{ text: 'Hi.', usage: { prompt_tokens: 100_000, completion_tokens: 2 } }],
+      ollamaShow: { model_info: { 'llama.context_length': 131072 }, parameters: 'num_ctx 65536' }
+    })
+    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
+    const before = await glassbox.previewPrompt({ question: 'Hello?' })
+    const chat = await glassbox.createChat({})
+    await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'Hello?' })).runId)
+    const after = await glassbox.previewPrompt({ question: 'Hello?' })
+    const system = (preview: typeof before) => preview.budget?.parts.find((part) => part.name === 'system')?.tokens ?? 0
+    expect(system(after)).toBeGreaterThanOrEqual(2.9 * system(before))
+  })
+
+  it('still previews a prompt that does not fit, saying why it would not be sent', async () => {
+    await open([])
+    await glassbox.updateSettings({ contextWindow: 1024 })
+    const preview = await glassbox.previewPrompt({ question: 'Hello?' })
+    expect(preview.system).toContain('# Instructions')
+    expect(preview.budget?.contextWindow).toBe(1024)
+    expect(preview.budget?.used).toBeGreaterThan(1024)
+    expect(preview.diagnostics.map((diagnostic) => diagnostic.problem).join('\n')).toMatch(/Nothing was sent/)
+  })
 })

@@ -4,6 +4,7 @@ import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/en
 import { resolveDataDir } from '../data-dir'
 import { syncProject } from '../data/sync'
 import { createAgentTools } from '../agent/tools'
+import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
 import { scheduleMemoryExtraction } from '../memory/extract'
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
@@ -14,7 +15,7 @@ import { RunManager, toHistory, type StartedRun } from './chat-runs'
 import { runProjectTests } from './evaluation'
 import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
-import { assemblePrompt } from './prompt-assembly'
+import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
 
 // The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
@@ -90,8 +91,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   const push = (event: PushEvent): void => {
     for (const listener of listeners) listener(event)
   }
-  const runs = new RunManager(store, push)
   const models = new ModelResolver(options.serverPresets)
+  const runs = new RunManager(store, push, models.calibration)
   // `--endpoint`/`--model` preselect the model for this session, over the saved setting, until the user
   // picks another one in the app.
   let preselected = { endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : null, model: options.model ?? null }
@@ -174,28 +175,45 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const chat = input.chatId ? store.chats.get(input.chatId) : null
     const extras = { attachments: input.attachments, tables: input.tables, skill: input.skill }
     const { files, images } = await describeMessageFiles(snapshot, extras, { allowOutside: input.allowOutsideAttachments })
-    const assembled = assemblePrompt({
-      project: snapshot,
-      question: input.question.trim() === '' ? '' : messageText(snapshot, input.question, input.skill),
-      files,
-      images,
-      results: forkedFrom(chat, (id) => store.chats.message(id)),
-      memory: selectStoredMemories(store, project.projectId, {
-        currentChatId: input.chatId ?? null,
-        budgetTokens: input.memoryBudget ?? current.memoryBudget,
-        memoryEnabled: current.memoryEnabled
-      }),
-      tools: createAgentTools({ testMode }),
-      testMode,
-      now: input.now ?? now(),
-      timezone: input.timezone ?? current.timezone,
-      channel: input.channel !== undefined ? input.channel : (chat?.channel ?? current.channel),
-      forkSelection: input.forkSelection ?? chat?.selection ?? null,
-      history: chat ? toHistory(chat.messages) : [],
-      archiveSource: `chat:${input.chatId ?? 'new'}`,
-      model: models.peek(current).info
-    })
-    return assembled.preview
+    const assemble = (model: PromptModelInfo) =>
+      assemblePrompt({
+        project: snapshot,
+        question: input.question.trim() === '' ? '' : messageText(snapshot, input.question, input.skill),
+        files,
+        images,
+        results: forkedFrom(chat, (id) => store.chats.message(id)),
+        memory: selectStoredMemories(store, project.projectId, {
+          currentChatId: input.chatId ?? null,
+          budgetTokens: input.memoryBudget ?? current.memoryBudget,
+          memoryEnabled: current.memoryEnabled
+        }),
+        tools: createAgentTools({ testMode }),
+        testMode,
+        now: input.now ?? now(),
+        timezone: input.timezone ?? current.timezone,
+        channel: input.channel !== undefined ? input.channel : (chat?.channel ?? current.channel),
+        forkSelection: input.forkSelection ?? chat?.selection ?? null,
+        history: chat ? toHistory(chat.messages) : [],
+        archiveSource: `chat:${input.chatId ?? 'new'}`,
+        model
+      })
+    const model = models.peek(current).info
+    try {
+      return assemble(model).preview
+    } catch (error) {
+      if (!(error instanceof ContextWindowTooSmallError)) throw error
+      // The inspector still shows what would be sent, against the real window, and why it will not be.
+      const unfitted = assemble({ ...model, contextWindow: Number.MAX_SAFE_INTEGER }).preview
+      return {
+        ...unfitted,
+        budget: unfitted.budget && {
+          ...unfitted.budget,
+          contextWindow: model.contextWindow,
+          safetyMargin: Math.ceil(model.contextWindow * DEFAULT_SAFETY_MARGIN_RATIO)
+        },
+        diagnostics: [...unfitted.diagnostics, { file: 'context window', problem: error.message }]
+      }
+    }
   }
 
   const startProject = options.projectPath ?? (options.reopenLastProject ? lastProject() : undefined) ?? options.defaultProjectPath

@@ -3,6 +3,7 @@ import { detectServers, describeModel, listModels, type ModelInfo } from '../age
 import { normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import type { Settings } from '../../shared/api'
 import type { PromptModelInfo } from './prompt-assembly'
+import { calibrationKey, TokenCalibration } from './token-calibration'
 
 // Which model a run talks to and what it can take: the endpoint and model from the settings, else the first server detected on loopback; its context window from the server itself,
 // else the configured one, else a conservative default. Discovery is cached so previews stay instant.
@@ -35,6 +36,8 @@ export function reservedOutputFor(contextWindow: number): number {
 export class ModelResolver {
   private readonly described = new Map<string, Promise<ModelInfo | null>>()
   private readonly settled = new Map<string, ModelInfo | null>()
+  /** What each model's server reported about our token estimates. */
+  readonly calibration = new TokenCalibration()
 
   constructor(private readonly presets: readonly ServerPreset[] = SERVER_PRESETS) {}
 
@@ -114,7 +117,8 @@ export class ModelResolver {
         contextWindow,
         reservedOutput: reservedOutputFor(contextWindow),
         hasVision: described?.vision ?? false,
-        supportsPromptCache: false
+        supportsPromptCache: false,
+        tokenScale: endpoint ? this.calibration.scale(calibrationKey(endpoint)) : 1
       },
       contextSource,
       tools: described?.tools ?? null

@@ -18,6 +18,8 @@ export interface PromptModelInfo {
   contextWindow: number
   /** Tokens kept free for the answer. */
   reservedOutput: number
+  /** Factor on local token estimates, learned from what the server reported (see TokenCalibration). */
+  tokenScale?: number
   hasVision: boolean
   supportsPromptCache: boolean
 }
@@ -54,6 +56,10 @@ export interface AssembledPrompt {
   archivedHistory: RequestMessage[]
 }
 
+function scaledCounter(scale: number): ((text: string) => number) | undefined {
+  return scale === 1 ? undefined : (text) => Math.ceil(countTokens(text) * scale)
+}
+
 export function toolSchemaTokens(tools: readonly AgentTool[]): number {
   return countTokens(JSON.stringify(tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }))))
 }
@@ -85,11 +91,12 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
     },
     memory: input.memory.included,
     skills: input.project.skills,
-    toolSchemasTokens: toolSchemaTokens(input.tools),
+    toolSchemasTokens: Math.ceil(toolSchemaTokens(input.tools) * (input.model.tokenScale ?? 1)),
     history: input.history,
     context: buildContextBlock({ files: input.files, results: input.results }),
     renderUser: (context) => buildUserPrompt(input.question, context, { hasVision: input.model.hasVision, template }),
     archive: { source: input.archiveSource, now: input.now.toISOString() },
+    countTokens: scaledCounter(input.model.tokenScale ?? 1),
     imageCount: images.length
   })
 
