@@ -71,3 +71,18 @@ export async function openUi(api: GlassboxApi, options: { viewport?: { width: nu
     }
   }
 }
+
+/**
+ * Waits until the newest answer is done. (`[data-status="done"]` alone would match an earlier answer at
+ * once and let the next step race the run that is still streaming.)
+ */
+export async function waitForLastAnswerDone(page: Page, timeout = 15_000): Promise<void> {
+  // Polled through a locator: the page's CSP forbids the string evaluation waitForFunction would need.
+  const newest = page.locator('[data-role="assistant"]').last()
+  const deadline = Date.now() + timeout
+  for (;;) {
+    if ((await newest.getAttribute('data-status', { timeout: Math.max(1, deadline - Date.now()) })) === 'done') return
+    if (Date.now() > deadline) throw new Error(`the newest answer was not done within ${timeout} ms`)
+    await page.waitForTimeout(50)
+  }
+}

@@ -1,7 +1,7 @@
 import os from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFakeApi, type FakeApi } from './fake-api'
-import { openUi, SCREENSHOT_DIR, type UiSession } from './harness'
+import { openUi, SCREENSHOT_DIR, waitForLastAnswerDone, type UiSession } from './harness'
 
 // The real renderer in headless Chromium against the fake API: every main screen, the inspector, the
 // streaming chat, and the figures we promise (cold start, inspector update cost, DOM size with 5,000 messages).
@@ -183,12 +183,12 @@ describe('web UI on the fake API', () => {
     await question.getByRole('button', { name: 'Edit' }).click()
     await page.locator('.edit-area').fill('Who are our top 3 customers by revenue?')
     await page.getByRole('button', { name: 'Save & resend' }).click()
-    await page.locator('[data-role="assistant"][data-status="done"]').last().waitFor({ timeout: 15_000 })
+    await waitForLastAnswerDone(page)
     await expect.poll(() => page.locator('[data-role="user"]').allTextContents()).toEqual([expect.stringContaining('top 3 customers')])
     await page.locator('[data-role="assistant"]').last().hover()
     await page.getByRole('button', { name: 'Regenerate' }).click()
     await page.locator('[data-status="streaming"]').waitFor()
-    await page.locator('[data-role="assistant"][data-status="done"]').last().waitFor({ timeout: 15_000 })
+    await waitForLastAnswerDone(page)
     expect(await page.locator('[data-role="assistant"]').count()).toBe(1)
   })
 
@@ -247,7 +247,7 @@ describe('web UI on the fake API', () => {
     const { page } = ui
     await page.getByTestId('composer').fill('show me some html')
     await page.keyboard.press('Enter')
-    await page.locator('[data-role="assistant"][data-status="done"]').last().waitFor()
+    await waitForLastAnswerDone(page)
     const answer = page.getByTestId('assistant-text').last()
     expect(await answer.textContent()).toContain('<script>window.__pwned = true</script>')
     expect(await answer.locator('script, iframe, img').count()).toBe(0)
@@ -263,7 +263,7 @@ describe('web UI on the fake API', () => {
     await ui.screenshot('14-clarification')
     await page.getByTestId('clarification').getByRole('button', { name: 'Gross revenue (orders.amount)' }).click()
     await expect.poll(() => page.locator('[data-role="user"]').last().textContent()).toContain('Gross revenue')
-    await page.locator('[data-role="assistant"][data-status="done"]').last().waitFor({ timeout: 15_000 })
+    await waitForLastAnswerDone(page)
   })
 
   it('sends a 1 MB pasted message and keeps the page responsive', async () => {

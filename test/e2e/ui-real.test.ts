@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
 import { copyNaoExample, makeTempDir } from '../support/fixtures'
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
-import { openUi, type UiSession } from './harness'
+import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
 
 // The real services (store in a temp folder, the nao example, DuckDB) behind web mode, a scripted
 // OpenAI-compatible model server on loopback, and the real renderer in headless Chromium.
@@ -129,7 +129,7 @@ describe('web UI on the real services', () => {
     await ui.screenshot('real-02b-clarification')
     await page.getByTestId('clarification').getByRole('button', { name: 'Order amounts' }).click()
     await expect.poll(() => page.locator('[data-role="user"]').last().textContent(), { timeout: 10_000 }).toContain('Order amounts')
-    await page.locator('[data-role="assistant"][data-status="done"]').last().waitFor({ timeout: 15_000 })
+    await waitForLastAnswerDone(page)
     await expect.poll(() => page.getByTestId('assistant-text').last().textContent()).toContain('Ask me about the jaffle shop data')
   })
 
