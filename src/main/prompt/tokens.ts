@@ -19,7 +19,11 @@ export function countTokens(text: string): number {
   const hit = cache.get(key)
   if (hit !== undefined) return hit
   const tokens = countBpeTokens(text)
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string)
+  if (cache.size >= MAX_ENTRIES) {
+    // Maps iterate in insertion order: drop the oldest entry.
+    const oldest = cache.keys().next()
+    if (!oldest.done) cache.delete(oldest.value)
+  }
   cache.set(key, tokens)
   return tokens
 }
