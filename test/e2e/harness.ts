@@ -21,22 +21,16 @@ export function ensureRendererBuilt(): void {
   if (build.status !== 0 || !existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('Could not build the renderer: run `npx electron-vite build`.')
 }
 
-export interface UiSession {
-  server: WebServer
+export interface BrowserSession {
   context: BrowserContext
   page: Page
-  /** The page URL with its token. */
-  appUrl: string
   /** Browser console errors seen so far. */
   consoleErrors: string[]
-  screenshot(name: string): Promise<string>
   close(): Promise<void>
 }
 
-export async function openUi(api: GlassboxApi, options: { viewport?: { width: number; height: number } } = {}): Promise<UiSession> {
-  ensureRendererBuilt()
-  mkdirSync(SCREENSHOT_DIR, { recursive: true })
-  const server = await startWebServer({ api, host: '127.0.0.1', rendererDir: RENDERER_DIR })
+/** A fresh headless Chromium (its own profile, so nothing is cached) with one page. */
+export async function openBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<BrowserSession> {
   const profile = mkdtempSync(join(tmpdir(), 'glassbox-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
@@ -54,20 +48,41 @@ export async function openUi(api: GlassboxApi, options: { viewport?: { width: nu
   })
   page.on('pageerror', (error) => consoleErrors.push(error.message))
   return {
-    server,
     context,
     page,
-    appUrl: `${server.url}?token=${server.token}`,
     consoleErrors,
+    async close() {
+      await context.close().catch(() => undefined)
+      rmSync(profile, { recursive: true, force: true })
+    }
+  }
+}
+
+export interface UiSession extends BrowserSession {
+  server: WebServer
+  /** The page URL with its token. */
+  appUrl: string
+  screenshot(name: string): Promise<string>
+}
+
+export async function openUi(api: GlassboxApi, options: { viewport?: { width: number; height: number } } = {}): Promise<UiSession> {
+  ensureRendererBuilt()
+  mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const server = await startWebServer({ api, host: '127.0.0.1', rendererDir: RENDERER_DIR })
+  const browser = await openBrowser(options)
+  const { page } = browser
+  return {
+    ...browser,
+    server,
+    appUrl: `${server.url}?token=${server.token}`,
     async screenshot(name: string) {
       const path = join(SCREENSHOT_DIR, `${name}.png`)
       await page.screenshot({ path })
       return path
     },
     async close() {
-      await context.close().catch(() => undefined)
+      await browser.close()
       await server.close()
-      rmSync(profile, { recursive: true, force: true })
     }
   }
 }
