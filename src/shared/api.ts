@@ -50,6 +50,8 @@ export const apiInputs = {
   updateSettings: z.strictObject({
     endpoint: text(2000).url().optional(),
     model: text(500).optional(),
+    /** A smaller model on the same server for learning memories; null: the chat model. */
+    memoryModel: text(500).nullable().optional(),
     testMode: z.boolean().optional(),
     channel: text(50).nullable().optional(),
     timezone: text(100).optional(),
@@ -135,6 +137,8 @@ export interface MemoryView {
 export interface Settings {
   endpoint: string | null
   model: string | null
+  /** Model that extracts memories (a smaller one is enough); null: the chat model. */
+  memoryModel: string | null
   testMode: boolean
   channel: string | null
   timezone: string

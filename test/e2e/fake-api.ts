@@ -110,6 +110,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     timezone: 'Europe/Paris',
     memoryEnabled: true,
     memoryBudget: 1000,
+    memoryModel: null,
     contextWindow: 32768
   }
   const memories: MemoryView[] = [

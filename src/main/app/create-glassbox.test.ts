@@ -187,4 +187,24 @@ describe('createGlassbox', () => {
     expect(preview.budget?.used).toBeGreaterThan(1024)
     expect(preview.diagnostics.map((diagnostic) => diagnostic.problem).join('\n')).toMatch(/Nothing was sent/)
   })
+
+  it('learns memories after the answer, with the configured memory model', async () => {
+    const extracted = { user_instructions: [{ content: 'Always show revenue in EUR', supersedes_id: null }], user_profile: null }
+    server = await startScriptedServer({
+      script: (request) => {
+        const body = JSON.parse(JSON.stringify(request.body))
+        return body.stream ? { text: 'Noted: revenue in EUR from now on.' } : { text: JSON.stringify(extracted) }
+      }
+    })
+    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', watch: false })
+    await glassbox.updateSettings({ endpoint: server.url, model: 'scripted-model', memoryModel: 'tiny-model' })
+    const chat = await glassbox.createChat({})
+    await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'From now on, always show revenue in EUR.' })).runId)
+    await expect.poll(async () => (await glassbox.listMemories({})).map((memory) => memory.content), { timeout: 10_000 }).toEqual([
+      'Always show revenue in EUR.'
+    ])
+    const models = server.chatRequests().map((request) => JSON.parse(JSON.stringify(request.body)).model)
+    expect(models[0]).toBe('scripted-model')
+    expect(models.slice(1)).toContain('tiny-model')
+  })
 })

@@ -157,8 +157,9 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     if (endpoint && current.memoryEnabled && options.extractMemories !== false && !(testMode ?? current.testMode)) {
       // After the answer: a local server often serves one request at a time, and the answer must never wait
       // for memory. close() waits for it, so the store is not closed under it.
+      const memoryEndpoint = { baseUrl: endpoint.baseUrl, model: current.memoryModel ?? endpoint.model }
       const extraction = started.done.then(() =>
-        scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint })
+        scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint })
       )
       extractions.add(extraction)
       void extraction.finally(() => extractions.delete(extraction))

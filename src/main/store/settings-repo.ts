@@ -5,7 +5,7 @@ import type { ProjectsRepo } from './projects-repo'
 import { text, toJson, toRow } from './row'
 
 /** Settings of the machine (the model server, the user's timezone) versus settings of one project. */
-const GLOBAL_KEYS = new Set<keyof Settings>(['endpoint', 'model', 'timezone'])
+const GLOBAL_KEYS = new Set<keyof Settings>(['endpoint', 'model', 'memoryModel', 'timezone'])
 
 export const DEFAULT_MEMORY_BUDGET = 1000
 
@@ -13,6 +13,7 @@ export function defaultSettings(): Settings {
   return {
     endpoint: null,
     model: null,
+    memoryModel: null,
     testMode: false,
     channel: null,
     timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -27,6 +28,7 @@ const settingsSchema = z
   .object({
     endpoint: z.string().nullable(),
     model: z.string().nullable(),
+    memoryModel: z.string().nullable(),
     testMode: z.boolean(),
     channel: z.string().nullable(),
     timezone: z.string(),
@@ -105,6 +107,7 @@ function settingKey(key: string): keyof Settings {
   const keys: (keyof Settings)[] = [
     'endpoint',
     'model',
+    'memoryModel',
     'testMode',
     'channel',
     'timezone',

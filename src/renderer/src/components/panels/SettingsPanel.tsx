@@ -8,11 +8,13 @@ export function SettingsPanel(): React.JSX.Element {
   const [endpoint, setEndpoint] = useState(settings?.endpoint ?? '')
   const [model, setModel] = useState(settings?.model ?? '')
   const [contextWindow, setContextWindow] = useState(settings?.contextWindow ? String(settings.contextWindow) : '')
+  const [memoryModel, setMemoryModel] = useState(settings?.memoryModel ?? '')
   useEffect(() => {
     setEndpoint(settings?.endpoint ?? '')
     setModel(settings?.model ?? '')
     setContextWindow(settings?.contextWindow ? String(settings.contextWindow) : '')
-  }, [settings?.endpoint, settings?.model, settings?.contextWindow])
+    setMemoryModel(settings?.memoryModel ?? '')
+  }, [settings?.endpoint, settings?.model, settings?.contextWindow, settings?.memoryModel])
   if (!settings) return <section className="panel muted">Loading settings…</section>
   const windowNumber = Number(contextWindow)
   const windowValid = contextWindow === '' || (Number.isInteger(windowNumber) && windowNumber >= 512)
@@ -27,7 +29,7 @@ export function SettingsPanel(): React.JSX.Element {
         className="settings-form"
         onSubmit={(event) => {
           event.preventDefault()
-          void updateSettings({ endpoint: endpoint || undefined, model: model || undefined, contextWindow: contextWindow === '' ? null : windowNumber })
+          void updateSettings({ endpoint: endpoint || undefined, model: model || undefined, contextWindow: contextWindow === '' ? null : windowNumber, memoryModel: memoryModel.trim() || null })
         }}
       >
         <label className="field">
@@ -46,6 +48,11 @@ export function SettingsPanel(): React.JSX.Element {
           <span>Context window (tokens)</span>
           <input className="input" value={contextWindow} onChange={(event) => setContextWindow(event.target.value.replace(/[^0-9]/g, ''))} placeholder="detected from the server" />
           {!windowValid && <small className="error-text">At least 512 tokens, or empty to use the detected window.</small>}
+        </label>
+        <label className="field">
+          <span>Memory model</span>
+          <input className="input" value={memoryModel} onChange={(event) => setMemoryModel(event.target.value)} placeholder="the chat model" list="known-models" />
+          <small className="muted">Learns standing rules and facts after each answer; a small model on the same server is enough.</small>
         </label>
         <div className="row">
           <button className="button primary" type="submit" disabled={!windowValid}>
