@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { CliError } from './cli/cli-error'
+import { errorMessage } from '../shared/error-message'
 
 // `glassbox <command> [options]`: the same services as the app, for people, scripts and the checks.
 // Each command lives in its own file under cli/ and exports `run(argv, io)`.
@@ -68,7 +69,7 @@ if (isEntry) {
       process.exitCode = code
     },
     (error: unknown) => {
-      process.stderr.write(`glassbox: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.stderr.write(`glassbox: unexpected failure: ${errorMessage(error)}\n`)
       process.exitCode = 2
     }
   )

@@ -4,6 +4,7 @@ import { app, BrowserWindow, dialog, session, shell } from 'electron'
 import { createGlassbox } from './app/create-glassbox'
 import { registerIpc } from './ipc'
 import { RENDERER_CSP } from './web/csp'
+import { errorMessage } from '../shared/error-message'
 
 // Window and lifecycle only; everything else in src/main is plain Node shared with the CLI and web mode.
 
@@ -59,7 +60,7 @@ function createWindow(): void {
     return dispose
   })
   unregister.catch((error: unknown) => {
-    dialog.showErrorBox('Glassbox could not start', error instanceof Error ? error.message : String(error))
+    dialog.showErrorBox('Glassbox could not start', errorMessage(error))
     app.quit()
   })
   window.on('closed', () => void unregister.then((dispose) => dispose()).catch(() => undefined))

@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent } from 'electron'
 import type { GlassboxApi, PushEvent } from '../shared/api'
-import { createOperations, errorMessage, OPERATION_NAMES, isOperationName } from './web/operations'
+import { errorMessage } from '../shared/error-message'
+import { createOperations, OPERATION_NAMES, isOperationName } from './web/operations'
 import { isTrustedRendererUrl } from './web/trusted-renderer'
 
 // IPC for the desktop app: one `glassbox:<operation>` channel per operation, each validating its input

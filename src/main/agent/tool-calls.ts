@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { errorMessage } from '../../shared/error-message'
 
 // Tool calls as the loop sees them, assembled from streamed chunks that may lack `index`, or recovered from
 // JSON a model wrote into its content instead of `tool_calls`.
@@ -55,7 +56,7 @@ export function parseArgs(raw: string): Pick<ParsedToolCall, 'args' | 'rawArgs' 
     if (isRecord(value)) return { args: value, rawArgs: raw }
     return { args: null, rawArgs: raw, argsError: 'the arguments must be a JSON object' }
   } catch (error) {
-    return { args: null, rawArgs: raw, argsError: `the arguments are not valid JSON (${error instanceof Error ? error.message : String(error)})` }
+    return { args: null, rawArgs: raw, argsError: `the arguments are not valid JSON (${errorMessage(error)})` }
   }
 }
 

@@ -14,6 +14,7 @@ import { forkedFrom } from './message-inputs'
 import { assemblePrompt } from './prompt-assembly'
 import { calibrationKey, type TokenCalibration } from './token-calibration'
 import type { ProjectSession } from './project-session'
+import { errorMessage } from '../../shared/error-message'
 
 // One chat turn end to end: assemble the prompt (the same function the inspector previews with), persist
 // the run and the exact prompt, stream the agent, persist every tool call and the answer, and push each
@@ -91,7 +92,7 @@ export class RunManager {
       })
       store.runs.savePrompt(runId, assembled.preview)
     } catch (error) {
-      return this.failBeforeSending(runId, chatId, answer.id, messageOf(error))
+      return this.failBeforeSending(runId, chatId, answer.id, errorMessage(error))
     }
     if (!endpoint) return this.failBeforeSending(runId, chatId, answer.id, model.unavailable ?? START_SERVER_GUIDANCE)
 
@@ -136,7 +137,7 @@ export class RunManager {
         return outcome
       })
       .catch((error: unknown) => {
-        const message = `The run failed: ${messageOf(error)}`
+        const message = `The run failed: ${errorMessage(error)}`
         this.finish(runId, answer.id, streamed.text, streamed.reasoning, 'failed', 'error', message, null)
         this.push({ channel: 'run', event: { type: 'error', runId, message } })
         this.push({ channel: 'run', event: { type: 'end', runId, stopReason: 'error', answer: streamed.text } })
@@ -273,6 +274,3 @@ function statusOf(stopReason: StopReason): Exclude<RunStatus, 'running'> {
   return 'done'
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}

@@ -17,6 +17,7 @@ import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } fro
 import { ModelResolver } from './model-resolver'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
+import { errorMessage } from '../../shared/error-message'
 
 // The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
 // web mode (HTTP + SSE) and the command line. Nothing here imports Electron.
@@ -357,7 +358,7 @@ async function listModelServers(configured: string | null): Promise<ModelServerV
       const models = await listModels(configured, { timeoutMs: 1500 })
       views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(({ id, contextWindow, vision, tools }) => ({ id, contextWindow, vision, tools })) })
     } catch (error) {
-      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: false, models: [], error: error instanceof Error ? error.message : String(error) })
+      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: false, models: [], error: errorMessage(error) })
     }
   }
   return views

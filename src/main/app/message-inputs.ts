@@ -5,6 +5,7 @@ import type { ProjectSnapshot, TableRef } from '../project/types'
 import { describeAttachment, describeResult } from '../prompt/user'
 import type { FileMeta, ResultMeta } from '../prompt/user/context-block'
 import type { ChatDetail, ChatMessageView } from '../../shared/api'
+import { errorMessage } from '../../shared/error-message'
 
 // What the user adds to a message besides the question: attached files (metadata only), tables picked with
 // `@` (their columns.md, as referenced context) and a skill picked with `/` (its body goes into the message).
@@ -80,7 +81,7 @@ function resolveAttachment(project: ProjectSnapshot, path: string): string {
   try {
     return resolveInside(project.root, path)
   } catch (error) {
-    throw new MessageInputError(error instanceof Error ? error.message : String(error))
+    throw new MessageInputError(errorMessage(error))
   }
 }
 

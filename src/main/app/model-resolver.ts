@@ -4,6 +4,7 @@ import { normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPre
 import type { Settings } from '../../shared/api'
 import type { PromptModelInfo } from './prompt-assembly'
 import { calibrationKey, TokenCalibration } from './token-calibration'
+import { errorMessage } from '../../shared/error-message'
 
 // Which model a run talks to and what it can take: the endpoint and model from the settings, else the first server detected on loopback; its context window from the server itself,
 // else the configured one, else a conservative default. Discovery is cached so previews stay instant.
@@ -53,7 +54,7 @@ export class ModelResolver {
       try {
         models = await listModels(baseUrl, { timeoutMs: DISCOVERY_TIMEOUT_MS })
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error)
+        const reason = errorMessage(error)
         return { endpoint: null, unavailable: `Could not list the models of ${baseUrl} (${reason}).\n${START_SERVER_GUIDANCE}` }
       }
       if (!models[0]) return { endpoint: null, unavailable: `${baseUrl} serves no model. Load or pull one (e.g. \`ollama pull qwen3:8b\`), or choose a model.` }

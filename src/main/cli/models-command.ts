@@ -3,6 +3,7 @@ import type { CliIo } from '../cli'
 import { detectServers, listModels, type DetectedServer } from '../agent/discovery'
 import { InvalidEndpointError, kindOf, normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import { CliError } from './cli-error'
+import { errorMessage } from '../../shared/error-message'
 
 // `glassbox models [--endpoint URL] [--json]`: the running local servers, their models and context windows.
 
@@ -25,7 +26,7 @@ export async function run(argv: string[], io: CliIo, presets: readonly ServerPre
       const models = await listModels(baseUrl, { timeoutMs: 3_000 })
       servers = [{ kind: kindOf(baseUrl), label: baseUrl, baseUrl, models }]
     } catch (error) {
-      throw new CliError(`no model server answered at ${baseUrl} (${error instanceof Error ? error.message : String(error)}).\n${START_SERVER_GUIDANCE}`)
+      throw new CliError(`no model server answered at ${baseUrl} (${errorMessage(error)}).\n${START_SERVER_GUIDANCE}`)
     }
   } else {
     servers = await detectServers({ presets, timeoutMs: 800 })

@@ -7,6 +7,7 @@ import { StoreError } from '../store/errors'
 import { InvalidEndpointError } from '../agent/endpoints'
 import type { Glassbox } from '../app/create-glassbox'
 import { CliError } from './cli-error'
+import { errorMessage } from '../../shared/error-message'
 
 // Options and error handling the commands share.
 
@@ -39,6 +40,6 @@ const USER_FACING_ERRORS = [ContextWindowTooSmallError, AttachmentError, Message
 
 function asCliError(error: unknown): unknown {
   if (error instanceof CliError) return error
-  if (USER_FACING_ERRORS.some((kind) => error instanceof kind)) return new CliError(error instanceof Error ? error.message : String(error))
+  if (USER_FACING_ERRORS.some((kind) => error instanceof kind)) return new CliError(errorMessage(error))
   return error
 }

@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 import { parse } from 'yaml'
 import { z } from 'zod'
 import type { DatabaseConfig } from '../project/types'
+import { errorMessage } from '../../shared/error-message'
 
 // Reads the `databases:` list of nao_config.yaml. nao renders the file with Jinja first (e.g.
 // `api_key: {{ env('NOTION_API_KEY') }}`), which is not valid YAML as is; expressions are replaced by a
@@ -68,6 +69,6 @@ function withoutJinja(text: string): string {
 }
 
 export function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = errorMessage(error)
   return message.split('\n')[0].trim()
 }

@@ -11,6 +11,7 @@ import {
 } from './extraction-prompt'
 import { normaliseMemoryContent } from './normalise'
 import { EXTRACTION_RESPONSE_SCHEMA, parseExtractionOutput, type ExtractionOutput } from './parse-extraction'
+import { errorMessage } from '../../shared/error-message'
 
 // After each user message a local model reads the recent conversation and the saved memories and proposes
 // new ones. It runs in the background: the chat never waits for it, and nothing it meets (a server down, an
@@ -62,9 +63,6 @@ function messageText(content: unknown): string {
     .join('')
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 /** A 400 that names the response format: the server does not do structured output. */
 function rejectsResponseFormat(error: unknown): boolean {

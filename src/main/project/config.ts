@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Diagnostic } from '../../shared/prompt'
 import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import type { DatabaseConfig } from './types'
+import { errorMessage } from '../../shared/error-message'
 
 // nao_config.yaml. nao renders it as a Jinja template before parsing (`api_key: {{ env('KEY') }}`), which is
 // not valid YAML as written; we never evaluate templates, we blank them out and read what we need.
@@ -112,6 +113,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = errorMessage(error)
   return message.split('\n')[0]
 }

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import type { Diagnostic } from '../../shared/prompt'
 import { describeCut, readProjectText } from './read-text'
 import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
+import { errorMessage } from '../../shared/error-message'
 
 // Parsed project files, reused while a file's real path, mtime and size stay the same, so a rebuild after a
 // one-file change reads one file. The watcher also drops entries for the paths it saw change, which covers
@@ -60,6 +61,6 @@ async function fileKey(root: string, relPath: string): Promise<string | { proble
     return `${real}\u0000${info.mtimeMs}\u0000${info.size}`
   } catch (error) {
     if (error instanceof PathOutsideProjectError || error instanceof ProjectPathMissingError) return { problem: error.message }
-    return { problem: `could not be read (${error instanceof Error ? error.message : String(error)}); skipped` }
+    return { problem: `could not be read (${errorMessage(error)}); skipped` }
   }
 }

@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises'
 import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
+import { errorMessage } from '../../shared/error-message'
 
 // Reads one project text file through the safe-path guard, refusing what would hurt the prompt: binary
 // content, text that is not UTF-8, and (by cutting, not refusing) files over a size cap.
@@ -86,5 +87,5 @@ export function formatBytes(bytes: number): string {
 
 function describeError(error: unknown): string {
   if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code
-  return error instanceof Error ? error.message : String(error)
+  return errorMessage(error)
 }

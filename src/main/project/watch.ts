@@ -7,6 +7,7 @@ import { toProjectPath } from './safe-path'
 import { refreshPaths, walkProject, type ProjectTree } from './tree'
 import type { ProjectSnapshot } from './types'
 import { ALWAYS_HIDDEN_FOLDERS } from './visibility'
+import { errorMessage } from '../../shared/error-message'
 
 // Keeps a ProjectSnapshot current while the project is open: chokidar reports changes, the batcher groups
 // them, and each batch patches the tree and rebuilds the snapshot from cached parsed files. The folder
@@ -154,7 +155,7 @@ class WatchedProject implements WatchedProjectModel {
     try {
       await this.apply(batch)
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
+      const reason = errorMessage(error)
       this.publishWithProblem(`could not refresh the project (${reason}); showing its last known state`)
     }
   }

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../shared/error-message'
 // Every way opening or writing the store can fail for a reason the user can act on gets its own class with
 // a one-line message: what happened, to which file, and what to do. None of them ever deletes or rewrites data.
 
@@ -64,7 +65,7 @@ export class StoreCorruptError extends StoreError {
 /** The file or folder cannot be opened at all (missing parent, a folder in the way, permissions). */
 export class StoreUnavailableError extends StoreError {
   constructor(file: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause)
+    const reason = errorMessage(cause)
     super(`cannot open ${file}: ${reason}`, file, { cause })
     this.name = 'StoreUnavailableError'
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { apiInputs, type GlassboxApi } from '../../shared/api'
+import { errorMessage } from '../../shared/error-message'
 
 // One table of every operation the UI may call, shared by the IPC handlers and the web server: both
 // validate the raw input with the operation's schema here, so no transport can skip validation.
@@ -76,7 +77,3 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
 }
 
 /** The message of anything thrown, without a stack trace. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message
-  return String(error)
-}

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import type { GlassboxApi, PushEvent } from '../../shared/api'
 import { RENDERER_CSP } from './csp'
-import { createOperations, errorMessage, InvalidInputError, isOperationName } from './operations'
+import { errorMessage } from '../../shared/error-message'
+import { createOperations, InvalidInputError, isOperationName } from './operations'
 import { readStaticFile } from './static-files'
 
 // Web mode: the same services as the desktop app behind a loopback-only HTTP API.

@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createGlassbox } from '../app/create-glassbox'
 import { startWebServer } from './server'
+import { errorMessage } from '../../shared/error-message'
 
 // `npm run web -- --project DIR [--port N] [--endpoint URL] [--model NAME] [--data-dir DIR]`
 
@@ -31,7 +32,7 @@ function readOptions(): { project?: string; port: number; endpoint?: string; mod
     if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, got "${values.port}".`)
     return { project: values.project, port, endpoint: values.endpoint, model: values.model, dataDir: values['data-dir'] }
   } catch (error) {
-    fail(`${error instanceof Error ? error.message : String(error)}\nUsage: npm run web -- --project DIR [--port N] [--endpoint URL] [--model NAME] [--data-dir DIR]`)
+    fail(`${errorMessage(error)}\nUsage: npm run web -- --project DIR [--port N] [--endpoint URL] [--model NAME] [--data-dir DIR]`)
   }
 }
 
@@ -68,4 +69,4 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown)
 }
 
-main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)))
+main().catch((error: unknown) => fail(errorMessage(error)))

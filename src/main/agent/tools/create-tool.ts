@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ProjectSnapshot } from '../../project/types'
 import type { DatabasePool } from '../sql/database-pool'
 import type { QueryStore } from '../sql/query-store'
+import { errorMessage } from '../../../shared/error-message'
 
 // Every tool is one name and one `createTool` call: zod input schema, execute, and the text the model sees.
 // The structured result of `execute` goes to the UI as `data`; `toModelOutput` owns the caps for the model.
@@ -111,7 +112,7 @@ export function createTool<Input, Result>(definition: ToolDefinition<Input, Resu
         const result = await definition.execute(parsed.data, ctx)
         return { ok: true, output: capText(definition.toModelOutput(result, ctx), ctx.limits.maxOutputChars), data: result }
       } catch (error) {
-        return { ok: false, output: capText(`Error: ${messageOf(error)}`, ctx.limits.maxOutputChars) }
+        return { ok: false, output: capText(`Error: ${errorMessage(error)}`, ctx.limits.maxOutputChars) }
       }
     }
   }
@@ -128,6 +129,3 @@ export function capText(text: string, maxChars: number): string {
   return `${text.slice(0, maxChars)}\n… ${text.length - maxChars} more characters (output capped at ${maxChars})`
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}

@@ -2,6 +2,7 @@ import picomatch from 'picomatch'
 import { z } from 'zod'
 import { createTool, ToolError } from './create-tool'
 import { filesUnder, readVisibleText, visiblePath } from './project-files'
+import { errorMessage } from '../../../shared/error-message'
 
 export const grepInput = z.object({
   pattern: z.string().min(1).describe('Regular expression (JavaScript syntax) to look for.'),
@@ -41,7 +42,7 @@ export const grepTool = createTool({
     try {
       regex = new RegExp(input.pattern, input.case_insensitive ? 'i' : '')
     } catch (error) {
-      throw new ToolError(`Invalid regular expression ${input.pattern}: ${error instanceof Error ? error.message : String(error)}`)
+      throw new ToolError(`Invalid regular expression ${input.pattern}: ${errorMessage(error)}`)
     }
     const scope = visiblePath(ctx.project, input.path ?? '')
     const inGlob = input.glob ? picomatch(input.glob, { dot: true }) : null

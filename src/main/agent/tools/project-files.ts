@@ -3,6 +3,7 @@ import { resolveInside, toProjectPath } from '../../project/safe-path'
 import type { ProjectSnapshot } from '../../project/types'
 import { isHidden } from '../../project/visibility'
 import { ToolError } from './create-tool'
+import { errorMessage } from '../../../shared/error-message'
 
 // The one way file tools touch the project: through the safe-path guard, and never showing what .naoignore
 // or .git hides. A hidden file is reported as missing, so its existence does not leak either.
@@ -15,7 +16,7 @@ export function visiblePath(project: ProjectSnapshot, requested: string): string
   try {
     real = resolveInside(project.root, trimmed)
   } catch (error) {
-    throw new ToolError(error instanceof Error ? error.message : String(error))
+    throw new ToolError(errorMessage(error))
   }
   const relative = toProjectPath(project.root, real)
   const lexical = trimmed.replace(/^\.\/+/, '').replace(/\/+$/, '')

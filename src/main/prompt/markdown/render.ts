@@ -1,6 +1,7 @@
 import type { PromptSection } from '../../../shared/prompt'
 import { countTokens } from '../tokens'
 import type { Component, MarkdownElement, MarkdownNode, MemoNode, RenderedSection } from './jsx-runtime'
+import { errorMessage } from '../../../shared/error-message'
 
 // Walks the element tree once. Each node renders to a chunk (text + the sections inside it, located relative
 // to that text); joining and indenting chunks shifts their sections, so the final map is exact.
@@ -42,7 +43,7 @@ export function evaluate(element: MarkdownElement): MarkdownNode {
     return element.render()
   } catch (error) {
     if (error instanceof MarkdownRenderError) throw error.within(componentName(element))
-    throw new MarkdownRenderError(error instanceof Error ? error.message : String(error), [componentName(element)])
+    throw new MarkdownRenderError(errorMessage(error), [componentName(element)])
   }
 }
 

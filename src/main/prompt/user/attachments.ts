@@ -5,6 +5,7 @@ import { fileTypeFromBuffer } from 'file-type'
 import { lookup } from 'mime-types'
 import type { Diagnostic } from '../../../shared/prompt'
 import type { FileMeta } from './context-block'
+import { errorMessage } from '../../../shared/error-message'
 
 // An attached file becomes metadata for the context block: a MIME type and a short honest summary. Only the
 // first 4 KB are read to detect the type; text files up to LINE_COUNT_LIMIT are scanned (not kept) to count
@@ -109,7 +110,7 @@ function toAttachmentError(path: string, error: unknown): AttachmentError {
   const code = error instanceof Error && 'code' in error ? error.code : undefined
   if (code === 'ENOENT') return new AttachmentError(path, 'the file does not exist (or is a broken link)')
   if (code === 'EACCES' || code === 'EPERM') return new AttachmentError(path, 'permission denied')
-  return new AttachmentError(path, error instanceof Error ? error.message : String(error))
+  return new AttachmentError(path, errorMessage(error))
 }
 
 /** No NUL byte and valid UTF-8 (a multi-byte character cut at the end of the sample is fine). */

@@ -2,6 +2,7 @@ import Handlebars from 'handlebars'
 import type { Diagnostic } from '../../../shared/prompt'
 import type { ProjectFile } from '../../project/types'
 import { builtInPartials, builtInTemplates } from './templates'
+import { errorMessage } from '../../../shared/error-message'
 
 // Handlebars templates for the user prompt. One isolated Handlebars instance (never the global one, which
 // other code may register helpers on) holds the built-in partials, registered once when this module loads.
@@ -132,7 +133,7 @@ export function resolveUserPromptTemplate(override: ProjectFile | null): Resolve
 // Handlebars parse errors span four lines (position, source excerpt, caret, expectation); the excerpt and
 // caret mean nothing on one line, so keep the first and last.
 function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = errorMessage(error)
   const lines = message.split('\n').map((line) => line.trim()).filter((line) => line.length > 0)
   return lines.length > 2 ? `${lines[0]} ${lines[lines.length - 1]}` : lines.join(' ')
 }

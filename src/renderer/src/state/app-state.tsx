@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { ApiInputs, ChatSummary, GlassboxApi, ModelServerView, ProjectInfo, PushEvent, Settings, SyncProgress } from '../../../shared/api'
 import type { Transport } from '../transport'
 import { loadRecentProjects, rememberProject } from './recent-projects'
+import { errorMessage } from '../../../shared/error-message'
 
 // App-wide state: the open project, settings, detected model servers, the chat list and which chat or
 // panel is showing. Push events are fanned out to components through `onPush`.
@@ -69,9 +70,6 @@ function definedOnly(patch: ApiInputs['updateSettings']): Partial<Settings> {
   return result
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 export function AppProvider({ transport, children }: { transport: Transport; children: ReactNode }): React.JSX.Element {
   const api = transport.api
@@ -103,7 +101,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     try {
       setChats(await api.listChats({ search: chatSearch || undefined }))
     } catch (error) {
-      notify('error', `Could not list chats: ${messageOf(error)}`)
+      notify('error', `Could not list chats: ${errorMessage(error)}`)
     }
   }, [api, chatSearch, notify])
 
@@ -112,7 +110,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     try {
       setModels(await api.listModels())
     } catch (error) {
-      notify('error', `Could not detect model servers: ${messageOf(error)}`)
+      notify('error', `Could not detect model servers: ${errorMessage(error)}`)
       setModels([])
     } finally {
       setModelsLoading(false)
@@ -137,7 +135,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
         setSettings(loadedSettings)
         if (loadedProject) setRecentProjects(rememberProject(loadedProject.root))
       } catch (error) {
-        notify('error', `Could not load the app state: ${messageOf(error)}`)
+        notify('error', `Could not load the app state: ${errorMessage(error)}`)
       } finally {
         if (!cancelled) setReady(true)
       }
@@ -176,7 +174,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
         setRevision((value) => value + 1)
         return true
       } catch (error) {
-        notify('error', messageOf(error))
+        notify('error', errorMessage(error))
         return false
       }
     },
@@ -191,7 +189,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
       setView('chat')
       return created.id
     } catch (error) {
-      notify('error', `Could not create a chat: ${messageOf(error)}`)
+      notify('error', `Could not create a chat: ${errorMessage(error)}`)
       return null
     }
   }, [api, notify, settings?.channel])
@@ -203,7 +201,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
         setChats((list) => list.filter((chat) => chat.id !== chatId))
         setActiveChatId((current) => (current === chatId ? null : current))
       } catch (error) {
-        notify('error', `Could not delete the chat: ${messageOf(error)}`)
+        notify('error', `Could not delete the chat: ${errorMessage(error)}`)
       }
     },
     [api, notify]
@@ -222,7 +220,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
         setRevision((value) => value + 1)
       } catch (error) {
         setSettings(before)
-        notify('error', `Could not save the setting: ${messageOf(error)}`)
+        notify('error', `Could not save the setting: ${errorMessage(error)}`)
       }
     },
     [api, notify]
@@ -235,7 +233,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
       notify('info', `Synced ${result.tables} tables.`)
       setRevision((value) => value + 1)
     } catch (error) {
-      notify('error', `Sync failed: ${messageOf(error)}`)
+      notify('error', `Sync failed: ${errorMessage(error)}`)
     } finally {
       setSync((state) => ({ ...state, running: false }))
     }

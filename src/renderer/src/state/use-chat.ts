@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ChatDetail, ChatMessageView } from '../../../shared/api'
 import type { RunEvent } from '../../../shared/events'
-import { messageOf, useApp } from './app-state'
+import { useApp } from './app-state'
 import { messageTextOf, type Draft } from './draft'
 import { applyRunEvents, streamingMessage } from './run-events'
+import { errorMessage } from '../../../shared/error-message'
 
 // One chat: its messages, live run events applied at most once per frame, and the actions on it.
 
@@ -61,7 +62,7 @@ export function useChat(chatId: string | null): ChatController {
         return loaded
       })
     } catch (error) {
-      notify('error', `Could not load the chat: ${messageOf(error)}`)
+      notify('error', `Could not load the chat: ${errorMessage(error)}`)
     }
   }, [api, notify])
 
@@ -149,7 +150,7 @@ export function useChat(chatId: string | null): ChatController {
         startedRun(runId)
         return true
       } catch (error) {
-        notify('error', messageOf(error))
+        notify('error', errorMessage(error))
         void reload()
         return false
       } finally {
@@ -180,7 +181,7 @@ export function useChat(chatId: string | null): ChatController {
     try {
       await api.stopRun({ runId: activeRunId })
     } catch (error) {
-      notify('error', `Could not stop the run: ${messageOf(error)}`)
+      notify('error', `Could not stop the run: ${errorMessage(error)}`)
     }
   }, [activeRunId, api, notify])
 
@@ -191,7 +192,7 @@ export function useChat(chatId: string | null): ChatController {
         const { runId } = await action()
         startedRun(runId)
       } catch (error) {
-        notify('error', `${what}: ${messageOf(error)}`)
+        notify('error', `${what}: ${errorMessage(error)}`)
       } finally {
         setSending(false)
       }
@@ -247,7 +248,7 @@ export function useChat(chatId: string | null): ChatController {
         selectChat(forked.id)
         notify('info', 'Forked: the new chat focuses on the selected text.')
       } catch (error) {
-        notify('error', `Could not fork: ${messageOf(error)}`)
+        notify('error', `Could not fork: ${errorMessage(error)}`)
       }
     },
     [api, notify, refreshChats, selectChat]

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react'
 import { flushSync } from 'react-dom'
 import type { ApiInputs } from '../../../shared/api'
 import type { PromptPreview } from '../../../shared/prompt'
-import { messageOf, useApp } from './app-state'
+import { useApp } from './app-state'
+import { errorMessage } from '../../../shared/error-message'
 
 // The prompt the next message would send, re-assembled as the user types (lightly debounced). Stale
 // answers are dropped: only the latest request's preview is shown. With `measure`, each update is
@@ -40,7 +41,7 @@ export function usePromptPreview(input: ApiInputs['previewPrompt'] | null, debou
         flushSync(() => setState(next))
         performance.measure(INSPECTOR_UPDATE_MEASURE, { start, end: performance.now() })
       } catch (error) {
-        if (id === sequence.current) setState((previous) => ({ ...previous, loading: false, error: messageOf(error) }))
+        if (id === sequence.current) setState((previous) => ({ ...previous, loading: false, error: errorMessage(error) }))
       }
     }, debounceMs)
     return () => window.clearTimeout(timer)

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { ApiInputs } from '../../../../shared/api'
 import type { PromptPreview } from '../../../../shared/prompt'
-import { messageOf, useApp } from '../../state/app-state'
+import { useApp } from '../../state/app-state'
 import { messageTextOf, type Draft } from '../../state/draft'
 import { usePromptPreview } from '../../state/use-prompt-preview'
 import { DiagnosticsTab } from './DiagnosticsTab'
@@ -11,6 +11,7 @@ import { RequestTab } from './RequestTab'
 import { OverrideBadge, SystemTab } from './SystemTab'
 import { TestModeDiffTab } from './TestModeDiffTab'
 import { UserTab } from './UserTab'
+import { errorMessage } from '../../../../shared/error-message'
 
 // The prompt inspector: what the next message would send (live, as the user types), or exactly what an
 // earlier run sent. Tabs: System, User, Request, Memory, Diagnostics, Test mode.
@@ -154,7 +155,7 @@ function useRunPrompt(runId: string | null): { preview: PromptPreview | null; lo
     api
       .getRun({ runId })
       .then((run) => !cancelled && setState({ preview: run.prompt, loading: false, error: run.prompt ? null : 'This run has no recorded prompt.' }))
-      .catch((error: unknown) => !cancelled && setState({ preview: null, loading: false, error: messageOf(error) }))
+      .catch((error: unknown) => !cancelled && setState({ preview: null, loading: false, error: errorMessage(error) }))
     return () => {
       cancelled = true
     }

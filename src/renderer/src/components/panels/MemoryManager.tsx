@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { MemoryView } from '../../../../shared/api'
 import type { MemoryCategory } from '../../../../shared/prompt'
-import { messageOf, useApp } from '../../state/app-state'
+import { useApp } from '../../state/app-state'
+import { errorMessage } from '../../../../shared/error-message'
 
 // Every stored memory for this project: add, edit, disable, delete; memory on/off for the project.
 
@@ -17,7 +18,7 @@ export function MemoryManager(): React.JSX.Element {
     try {
       setMemories(await api.listMemories({}))
     } catch (error) {
-      notify('error', `Could not load memories: ${messageOf(error)}`)
+      notify('error', `Could not load memories: ${errorMessage(error)}`)
       setMemories([])
     }
   }, [api, notify])
@@ -29,7 +30,7 @@ export function MemoryManager(): React.JSX.Element {
       await load()
       bumpRevision()
     } catch (error) {
-      notify('error', `${what}: ${messageOf(error)}`)
+      notify('error', `${what}: ${errorMessage(error)}`)
     }
   }
 

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { TestCaseResult, TestReport } from '../../../../shared/api'
-import { messageOf, useApp } from '../../state/app-state'
+import { useApp } from '../../state/app-state'
 import { ResultTable } from '../chat/ResultTable'
+import { errorMessage } from '../../../../shared/error-message'
 
 // The project's tests/*.yml: run them in test mode, see pass/fail as each finishes, open a case for both tables.
 
@@ -30,7 +31,7 @@ export function TestsPanel(): React.JSX.Element {
       setReport(result)
       setResults((list) => [...list.filter((item) => !result.cases.some((done) => done.name === item.name)), ...result.cases])
     } catch (error) {
-      notify('error', `Tests could not run: ${messageOf(error)}`)
+      notify('error', `Tests could not run: ${errorMessage(error)}`)
     } finally {
       setRunning(false)
     }
