@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import { resolveNativeBinding } from '../store/native-binding'
 import { quoteIdentifier, type DataSource, type TableName } from './data-source'
 import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type TableContent } from './table-markdown'
 
@@ -6,7 +7,8 @@ import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type TableCont
 // downloaded, and Glassbox works offline).
 
 export function openSqliteFile(path: string): DataSource {
-  const db = new Database(path, { readonly: true, fileMustExist: true })
+  // The Electron app loads its own build of better-sqlite3 (see store/native-binding.ts).
+  const db = new Database(path, { readonly: true, fileMustExist: true, nativeBinding: resolveNativeBinding(undefined) })
   try {
     // A corrupt or non-SQLite file opens fine and fails on first read: read now, so it is reported as the
     // database's error rather than as one per table.

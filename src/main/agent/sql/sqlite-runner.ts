@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { z } from 'zod'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, toCell, type QueryRequest, type QueryResult } from './query-result'
+import { resolveNativeBinding } from '../../store/native-binding'
 
 // SQLite queries run in a short-lived child process so a query that never ends can be stopped for real:
 // a native sqlite3_step does not return to JavaScript, so neither a worker's terminate() nor a timer in
@@ -15,7 +16,8 @@ const Database = require(process.env.GLASSBOX_BETTER_SQLITE3)
 function run(job) {
   let db
   try {
-    db = new Database(job.path, { readonly: true, fileMustExist: true })
+    const nativeBinding = process.env.GLASSBOX_SQLITE_BINDING || undefined
+    db = new Database(job.path, { readonly: true, fileMustExist: true, nativeBinding })
     db.pragma('query_only = ON')
     db.pragma('trusted_schema = OFF')
     const statement = db.prepare(job.sql)
@@ -79,7 +81,13 @@ export function createSqliteHost(): SqliteHost {
     // ELECTRON_RUN_AS_NODE makes the Electron binary behave as Node, so the same native build loads.
     const started = spawn(process.execPath, ['-e', CHILD_SOURCE], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', GLASSBOX_BETTER_SQLITE3: betterSqlitePath }
+      env: {
+        ...process.env,
+        ELECTRON_RUN_AS_NODE: '1',
+        GLASSBOX_BETTER_SQLITE3: betterSqlitePath,
+        // Under Electron the child is Electron too: it needs the Electron build of the native module.
+        GLASSBOX_SQLITE_BINDING: resolveNativeBinding(undefined) ?? ''
+      }
     })
     started.on('exit', () => {
       if (child === started) child = null
