@@ -8,10 +8,10 @@ export function NoModelHelp(): React.JSX.Element {
       <strong>No local model server is running.</strong> Glassbox talks only to a model on this machine. Start one, then detect again:
       <ul>
         <li>
-          Ollama: <code>ollama serve</code> then <code>ollama pull qwen2.5-coder:7b</code>
+          Ollama: <code>OLLAMA_CONTEXT_LENGTH=16384 ollama serve</code> then <code>ollama pull qwen2.5-coder:7b</code>
         </li>
         <li>
-          llama.cpp: <code>llama-server -m model.gguf --port 8080</code>
+          llama.cpp: <code>llama-server -m model.gguf --port 8080 --jinja -c 16384</code>
         </li>
         <li>LM Studio, vLLM or Jan: start its local server, or set a custom endpoint in Settings.</li>
       </ul>
