@@ -1,5 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import type { PushEvent } from '../shared/api'
+import { createApiCalls } from '../shared/api-client'
 import type { GlassboxBridge } from './index.d'
 
 // One typed function per operation, each a fixed channel; nothing generic reaches the page.
@@ -20,30 +21,7 @@ const PUSH_CHANNEL = 'glassbox:push'
 
 const bridge: GlassboxBridge = {
   transport: 'ipc',
-  getProject: () => call('getProject'),
-  openProject: (input) => call('openProject', input),
-  listChats: (input) => call('listChats', input),
-  createChat: (input) => call('createChat', input),
-  getChat: (input) => call('getChat', input),
-  deleteChat: (input) => call('deleteChat', input),
-  forkChat: (input) => call('forkChat', input),
-  sendMessage: (input) => call('sendMessage', input),
-  stopRun: (input) => call('stopRun', input),
-  regenerate: (input) => call('regenerate', input),
-  editAndResend: (input) => call('editAndResend', input),
-  answerClarification: (input) => call('answerClarification', input),
-  previewPrompt: (input) => call('previewPrompt', input),
-  getRun: (input) => call('getRun', input),
-  listMemories: (input) => call('listMemories', input),
-  addMemory: (input) => call('addMemory', input),
-  editMemory: (input) => call('editMemory', input),
-  setMemoryEnabled: (input) => call('setMemoryEnabled', input),
-  deleteMemory: (input) => call('deleteMemory', input),
-  getSettings: () => call('getSettings'),
-  updateSettings: (input) => call('updateSettings', input),
-  listModels: () => call('listModels'),
-  runTests: (input) => call('runTests', input),
-  syncProject: (input) => call('syncProject', input),
+  ...createApiCalls(call),
   pickFolder: () => call('pickFolder'),
   pickFiles: () => call('pickFiles'),
   subscribe(listener: (event: PushEvent) => void) {

@@ -1,4 +1,5 @@
 import type { GlassboxApi, PushEvent } from '../../../shared/api'
+import { createApiCalls } from '../../../shared/api-client'
 
 // Web mode: every operation is `POST /api/<op>` with the token as a bearer header; push events arrive over
 // one shared EventSource (`/api/events?token=`). The token comes from the first page URL and is kept in
@@ -77,30 +78,7 @@ export function createWebTransport(token: string): WebTransport {
   }
 
   const api: GlassboxApi = {
-    getProject: () => call('getProject'),
-    openProject: (input) => call('openProject', input),
-    listChats: (input) => call('listChats', input),
-    createChat: (input) => call('createChat', input),
-    getChat: (input) => call('getChat', input),
-    deleteChat: (input) => call('deleteChat', input),
-    forkChat: (input) => call('forkChat', input),
-    sendMessage: (input) => call('sendMessage', input),
-    stopRun: (input) => call('stopRun', input),
-    regenerate: (input) => call('regenerate', input),
-    editAndResend: (input) => call('editAndResend', input),
-    answerClarification: (input) => call('answerClarification', input),
-    previewPrompt: (input) => call('previewPrompt', input),
-    getRun: (input) => call('getRun', input),
-    listMemories: (input) => call('listMemories', input),
-    addMemory: (input) => call('addMemory', input),
-    editMemory: (input) => call('editMemory', input),
-    setMemoryEnabled: (input) => call('setMemoryEnabled', input),
-    deleteMemory: (input) => call('deleteMemory', input),
-    getSettings: () => call('getSettings'),
-    updateSettings: (input) => call('updateSettings', input),
-    listModels: () => call('listModels'),
-    runTests: (input) => call('runTests', input),
-    syncProject: (input) => call('syncProject', input),
+    ...createApiCalls(call),
     subscribe(listener) {
       listeners.add(listener)
       ensureStream()
