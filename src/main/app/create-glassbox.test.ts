@@ -66,6 +66,7 @@ describe('createGlassbox', () => {
       ['assistant', 'done']
     ])
     expect(stored.messages[1].toolCalls?.[0]).toMatchObject({ name: 'execute_sql', ok: true })
+    expect(stored.title).toBe('What is the total revenue?')
     const run = await glassbox.getRun({ runId })
     expect(run.status).toBe('done')
     expect(run.prompt?.system).toContain('## SQL Query Rules')

@@ -138,9 +138,10 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const question = messageText(snapshot, text, extras.skill)
     const { files, images } = await describeMessageFiles(snapshot, extras)
     const current = settings()
-    const chat = store.chats.get(chatId)
+    // The run reads the whole chat once; naming it needs only its title and whether it is still empty.
+    const untitled = store.chats.summary(chatId).title === DEFAULT_CHAT_TITLE && store.chats.recentMessages(chatId, 1).length === 0
     const userMessage = store.chats.addMessage({ chatId, role: 'user', text: question, status: 'done' })
-    if (chat.messages.length === 0 && chat.title === DEFAULT_CHAT_TITLE) store.chats.rename(chatId, chatTitle(text))
+    if (untitled) store.chats.rename(chatId, chatTitle(text))
     const model = await models.resolve(current)
     const started = await runs.start({
       session: project,
