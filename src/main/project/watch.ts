@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
 import { ChangeBatcher, type ChangeBatch } from './change-batcher'
 import { toProjectPath } from './safe-path'
-import { refreshPaths, walkProject, type ProjectTree } from './tree'
+import { DATABASES_FOLDER } from './databases'
+import { listFolders, refreshPaths, walkProject, walkProjectExcept, type ProjectTree } from './tree'
 import type { ProjectSnapshot } from './types'
 import { ALWAYS_HIDDEN_FOLDERS } from './visibility'
 import { errorMessage } from '../../shared/error-message'
@@ -33,6 +34,12 @@ export interface OpenProjectOptions {
   maxWaitMs?: number
   /** How often to check that the project folder is still there (default 1 s). */
   livenessMs?: number
+  /**
+   * Up to this many table folders (`databases/…/table=…/`) are listed before the first snapshot (default 200);
+   * past it, the first snapshot has the tables but not their files (columns.md, …), and a second one with
+   * every file follows a debounce later. The prompt needs the tables, not what is in their folders.
+   */
+  listTableFoldersAtOpenUpTo?: number
 }
 
 export const FOLDER_GONE_PROBLEM =
@@ -77,8 +84,13 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   async start(): Promise<void> {
-    this.tree = await walkProject(this.root)
+    const { tree, deferred } = await walkProjectExcept(this.root, isTableFolder)
+    this.tree = tree
+    const listLater = deferred.length > (this.options.listTableFoldersAtOpenUpTo ?? 200)
+    if (!listLater) await listFolders(this.root, this.tree, deferred)
     this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
+    // The tables' own folders, as one batch through the usual path: it publishes the complete snapshot.
+    if (listLater) this.batcher.add(DATABASES_FOLDER)
     // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
     // once it is ready catches what changed in between (and publishes nothing if nothing did).
     this.watchInBackground()
@@ -234,6 +246,11 @@ async function identityOf(path: string): Promise<string | null> {
 function watchedPathOf(details: unknown): string | null {
   if (typeof details !== 'object' || details === null || !('watchedPath' in details)) return null
   return typeof details.watchedPath === 'string' ? details.watchedPath : null
+}
+
+/** `databases/type=…/database=…/schema=…/table=…`: its files are listed after the first snapshot of a big project. */
+function isTableFolder(relPath: string): boolean {
+  return relPath.startsWith(DATABASES_FOLDER + '/') && relPath.split('/').length === 5
 }
 
 function isAlwaysHidden(relPath: string): boolean {
