@@ -1,5 +1,5 @@
 import type { PromptSection } from '../../../shared/prompt'
-import { countTokens } from '../tokens'
+import { countTokensPiecewise } from '../token-pieces'
 import type { Component, MarkdownElement, MarkdownNode, MemoNode, RenderedSection } from './jsx-runtime'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -79,7 +79,7 @@ export function renderLocated(node: MarkdownNode): LocatedText {
 
 /** A located section with its token count: the one counted at render time, else that of its slice of `text`. */
 export function withTokens(text: string, section: RenderedSection): PromptSection {
-  return { ...section, tokens: section.tokens ?? countTokens(text.slice(section.start, section.end)) }
+  return { ...section, tokens: section.tokens ?? countTokensPiecewise(text.slice(section.start, section.end)) }
 }
 
 // The components being rendered, innermost first: a cheap, shared path for section owners.
@@ -107,7 +107,8 @@ function renderNode(node: MarkdownNode, separator: string, path: PathStep | null
       if (inner.text.length === 0) return EMPTY
       const component = node.info.component ?? nearestComponent(path)
       // Counted now, on this section's own text: slicing the whole output later would first copy all of it.
-      const tokens = countTokens(inner.text)
+      // Piecewise, so an edit to one paragraph of a long section recounts that paragraph only.
+      const tokens = countTokensPiecewise(inner.text)
       const section = { ...node.info, component, start: 0, end: inner.text.length, tokens }
       return { text: inner.text, sections: [section, ...inner.sections] }
     }
