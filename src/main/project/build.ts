@@ -29,6 +29,8 @@ export interface SnapshotCaches {
   layout: DatabaseLayout | null
   /** The last skills list, kept while its skills are the same objects. */
   skillList: Skill[]
+  /** The last visible-files list, with the patterns it was made for and its paths as a set. */
+  visible: { patterns: readonly string[]; files: string[]; set: ReadonlySet<string> } | null
 }
 
 export function createCaches(): SnapshotCaches {
@@ -45,7 +47,8 @@ export function createCaches(): SnapshotCaches {
     }),
     overrides: new ParsedFileCache(parseOverride),
     layout: null,
-    skillList: []
+    skillList: [],
+    visible: null
   }
 }
 
@@ -106,7 +109,7 @@ export async function buildSnapshot(
     ...placeOverrides(overrides),
     contextFolders: contextFoldersOf(tree),
     tests: pathsIn(tree, 'tests', /\.ya?ml$/i).filter((path) => isFileInside(tree.get(path))),
-    files: visibleFiles(tree, patterns),
+    files: visibleFilesReusing(tree, patterns, caches, changed),
     ignorePatterns: patterns,
     diagnostics: sortDiagnostics(diagnostics),
     version
@@ -198,6 +201,20 @@ function isReadableEntry(entry: TreeEntry | undefined): boolean {
 
 function isFileInside(entry: TreeEntry | undefined): boolean {
   return entry !== undefined && (entry.kind === 'file' || (entry.kind === 'symlink' && entry.resolves === 'file'))
+}
+
+/**
+ * The visible files, reusing the last list when every changed path is a file that was already in it (an edit,
+ * the usual change): no file came or went, so listing 15,000 paths again would give the same list.
+ */
+function visibleFilesReusing(tree: ProjectTree, patterns: readonly string[], caches: SnapshotCaches, changed: ReadonlySet<string> | null): string[] {
+  const last = caches.visible
+  if (last && changed && last.patterns === patterns && [...changed].every((path) => last.set.has(path) && isFileInside(tree.get(path)))) {
+    return last.files
+  }
+  const files = visibleFiles(tree, patterns)
+  caches.visible = { patterns, files, set: new Set(files) }
+  return files
 }
 
 function visibleFiles(tree: ProjectTree, patterns: readonly string[]): string[] {
