@@ -60,6 +60,7 @@ export async function refreshPaths(root: string, tree: ProjectTree, relPaths: It
 // Entries without data are shared: a 15,000-file tree then allocates one Map slot per path, not one object.
 const FILE_ENTRY: TreeEntry = Object.freeze({ kind: 'file' })
 const DIR_ENTRY: TreeEntry = Object.freeze({ kind: 'dir' })
+const HIDDEN = new Set(ALWAYS_HIDDEN_FOLDERS)
 
 /**
  * Lists `relDir` and everything below it into `tree`. Directory reads are synchronous, in time slices: for
@@ -80,7 +81,7 @@ async function walkFolder(root: string, relDir: string, tree: ProjectTree, defer
       continue // vanished or unreadable mid-walk: the watcher reports what happens next
     }
     for (const dirent of entries) {
-      if (ALWAYS_HIDDEN_FOLDERS.includes(dirent.name)) continue
+      if (HIDDEN.has(dirent.name)) continue
       const relPath = folder === '' ? dirent.name : `${folder}/${dirent.name}`
       if (dirent.isDirectory()) {
         tree.set(relPath, DIR_ENTRY)

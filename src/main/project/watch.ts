@@ -250,7 +250,10 @@ function watchedPathOf(details: unknown): string | null {
 
 /** `databases/type=…/database=…/schema=…/table=…`: its files are listed after the first snapshot of a big project. */
 function isTableFolder(relPath: string): boolean {
-  return relPath.startsWith(DATABASES_FOLDER + '/') && relPath.split('/').length === 5
+  if (!relPath.startsWith(DATABASES_FOLDER + '/')) return false
+  let slashes = 0
+  for (let at = relPath.indexOf('/'); at !== -1; at = relPath.indexOf('/', at + 1)) slashes++
+  return slashes === 4
 }
 
 function isAlwaysHidden(relPath: string): boolean {
