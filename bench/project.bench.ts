@@ -21,7 +21,8 @@ import { measure, summarise, withFloor, type Figure } from './harness'
 // Cold and changed paths, so a cache cannot hide a slow one (issue #17):
 // - project/open-to-first-prompt: opening the project (walk, the files the prompt needs, watcher started) to
 //   the first system prompt, each sample in a fresh process; judged against the issue's floor,
-//   walk-and-read-every-file/large (list the folder and read every file once), sampled alternately with it.
+//   walk-and-read-every-file/large (list the folder and read every file once), sampled alternately with it in
+//   this process (warm: a fresh process reads 80 MB slower, which would flatter the ratio).
 // - system-prompt/large-after-rules-edit: the first prompt after one line of the 200 KB RULES.md changed (the
 //   watcher's new snapshot; a different line each time, so no earlier count or render matches).
 // - system-prompt/large-after-memory-change: the first prompt after the memories changed (same snapshot, a
