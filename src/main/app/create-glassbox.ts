@@ -246,6 +246,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         if (endpoint && model) return { endpoint: normalizeBaseUrl(endpoint), model }
         const resolved = await models.resolve({ ...current, ...(model ? { model } : {}) })
         if (!resolved.endpoint) throw new Error(resolved.unavailable ?? 'No model server is available.')
+        if (model && resolved.endpoint.model !== model) throw new Error(`No detected model server serves ${model}; name its server (URL#${model}).`)
         return { endpoint: resolved.endpoint.baseUrl, model: resolved.endpoint.model }
       })
     )
