@@ -54,7 +54,7 @@ export interface Glassbox extends GlassboxApi {
   /** Resolves when the run has ended and everything about it is stored. */
   waitForRun(runId: string): Promise<void>
   /** sendMessage for the command line and tests: may force test mode and hands back the run's completion. */
-  send(input: { chatId: string; text: string; testMode?: boolean }): Promise<StartedRun>
+  send(input: { chatId: string; text: string; testMode?: boolean; model?: EvalModel }): Promise<StartedRun>
   /** previewPrompt with what the command line can pin besides. */
   preview(input: PreviewOptions): Promise<PromptPreview>
   close(): Promise<void>
@@ -259,7 +259,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     store,
     session,
     waitForRun: (runId) => runs.wait(runId),
-    send: ({ chatId, text, testMode }) => ask(chatId, text, {}, testMode),
+    send: ({ chatId, text, testMode, model }) => ask(chatId, text, {}, testMode, model),
     preview,
 
     async getProject() {
@@ -372,7 +372,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return () => listeners.delete(listener)
     },
     async close() {
-      evaluations.cancelAll()
+      evaluations.close()
       await runs.stopAll()
       await Promise.all(extractions)
       stopWatching()

@@ -2,7 +2,7 @@ import { auditContext, createSqlTableParser, filesRead } from '../eval/context-a
 import type { CaseRun } from '../eval/classify-case'
 import { buildMatrix, compareEvaluations } from '../eval/matrix'
 import { runEvaluation, type EvalModel } from '../eval/run-evaluation'
-import { createSqlRunner, projectDatabasePath } from '../eval/run-sql'
+import { poolSqlRunner, projectDatabasePath } from '../eval/run-sql'
 import { isBroken, loadTestCases, type LoadedTestCase } from '../eval/test-cases'
 import type { Store } from '../store'
 import type { EvaluationComparison, EvaluationDetail, PushEvent, TestCaseInfo } from '../../shared/api'
@@ -37,6 +37,8 @@ export interface StartEvaluationInput {
 
 export class EvaluationService {
   private readonly active = new Map<string, AbortController>()
+  /** DuckDB's parser for the audit's table names: one in-memory engine for the service's lifetime. */
+  private readonly parser = createSqlTableParser()
 
   constructor(private readonly deps: EvaluationDeps) {}
 
@@ -51,6 +53,11 @@ export class EvaluationService {
 
   cancelAll(): void {
     for (const controller of this.active.values()) controller.abort()
+  }
+
+  close(): void {
+    this.cancelAll()
+    this.parser.close()
   }
 
   async run(input: StartEvaluationInput): Promise<EvaluationDetail> {
@@ -68,8 +75,10 @@ export class EvaluationService {
     const controller = new AbortController()
     this.active.set(evaluationId, controller)
     const dbPath = projectDatabasePath(snapshot.root)
-    const sql = dbPath ? createSqlRunner(dbPath) : null
-    const parser = createSqlTableParser()
+    const pool = session.databases()
+    const database = dbPath ? (pool.list().find((candidate) => candidate.path === dbPath) ?? pool.find(undefined)) : null
+    const runExpected = database ? poolSqlRunner(pool, database) : null
+    const parser = this.parser
     try {
       const systemPrompt = await this.deps.systemPrompt()
       const rows = new Map(input.models.map((model) => [key(model), store.evaluations.addModel(evaluationId, { ...model, systemPrompt })]))
@@ -79,8 +88,8 @@ export class EvaluationService {
         signal: controller.signal,
         timeoutMs: input.timeoutMs,
         runSql: async (query) => {
-          if (!sql) throw new Error('nao_config.yaml declares no local DuckDB or SQLite file to run the expected SQL on')
-          return sql.run(query)
+          if (!runExpected) throw new Error('nao_config.yaml declares no local DuckDB or SQLite file to run the expected SQL on')
+          return runExpected(query)
         },
         ask: (model, testCase, signal) => this.ask(session, model, testCase.name, testCase.prompt, signal),
         audit: async (finalSql, calls) =>
@@ -111,8 +120,6 @@ export class EvaluationService {
     } finally {
       store.evaluations.finish(evaluationId, controller.signal.aborted ? 'cancelled' : 'done')
       this.active.delete(evaluationId)
-      sql?.close()
-      parser.close()
     }
     return this.detail(evaluationId, all)
   }

@@ -1,4 +1,4 @@
-import { DuckDBInstance } from '@duckdb/node-api'
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { isAbsolute, relative } from 'node:path'
 import type { ContextAudit } from '../../shared/api'
 import type { TableRef } from '../project/types'
@@ -21,27 +21,38 @@ export interface SqlTableParser {
   close(): void
 }
 
-/** One in-memory DuckDB (no data, no external access) reused for every query of an evaluation. */
+/** One in-memory DuckDB (no data, no external access) and one connection, reused for every query parsed. */
 export function createSqlTableParser(): SqlTableParser {
-  let instance: Promise<DuckDBInstance> | null = null
+  let opened: Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> | null = null
+  const open = async () => {
+    const instance = await DuckDBInstance.create(':memory:', { enable_external_access: 'false' })
+    return { instance, connection: await instance.connect() }
+  }
+  // One query at a time on the shared connection (audits of two servers may overlap).
+  let queue: Promise<unknown> = Promise.resolve()
+  const parse = async (sql: string): Promise<TableName[]> => {
+    try {
+      const { connection } = await (opened ??= open())
+      const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql])
+      const parsed: unknown = JSON.parse(String(reader.getRows()[0]?.[0] ?? '{}'))
+      if (isRecord(parsed) && parsed.error === false) return tablesInTree(parsed)
+    } catch {
+      // fall through to the textual reading
+    }
+    return tablesByPattern(sql)
+  }
   return {
-    async tables(sql) {
-      try {
-        const connection = await (await (instance ??= DuckDBInstance.create(':memory:', { enable_external_access: 'false' }))).connect()
-        try {
-          const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql])
-          const parsed: unknown = JSON.parse(String(reader.getRows()[0]?.[0] ?? '{}'))
-          if (isRecord(parsed) && parsed.error === false) return tablesInTree(parsed)
-        } finally {
-          connection.closeSync()
-        }
-      } catch {
-        // fall through to the textual reading
-      }
-      return tablesByPattern(sql)
+    tables(sql) {
+      const result = queue.then(() => parse(sql))
+      queue = result.catch(() => undefined)
+      return result
     },
     close() {
-      void instance?.then((db) => db.closeSync(), () => undefined)
+      void opened?.then(({ instance, connection }) => {
+        connection.closeSync()
+        instance.closeSync()
+      }, () => undefined)
+      opened = null
     }
   }
 }

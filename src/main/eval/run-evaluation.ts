@@ -75,6 +75,9 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Mode
           if (options.signal?.aborted) return
           const progress = { model: entry.model, modelIndex: modelIndex + 1, modelCount: all.length, caseIndex: caseIndex + 1, caseCount: options.cases.length, testCase }
           options.onProgress?.({ ...progress, elapsedMs: Math.round(performance.now() - started), estimateLeftMs: estimate() })
+          // The next case's expected query runs while the model works on this one.
+          const next = options.cases[caseIndex + 1]
+          if (next && !isBroken(next)) void expectedOf(next)
           const caseStarted = performance.now()
           const result = isBroken(testCase) ? brokenResult(testCase.file, testCase.name, testCase.error) : await runCase(entry.model, testCase, expectedOf(testCase), options, timeoutMs)
           if (!result) return // cancelled
