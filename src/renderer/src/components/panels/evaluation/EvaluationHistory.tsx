@@ -1,10 +1,9 @@
 import { useState } from 'react'
 import type { EvaluationComparison, EvaluationSummary } from '../../../../../shared/api'
+import { LineDiffView } from '../../inspector/LineDiffView'
 
 // Earlier evaluations of the project, newest first: open one, or tick two and compare them — which cases
 // each model fixed or broke, and what changed in the system prompt between them (did my RULES.md edit help?).
-
-const CONTEXT_LINES = 2
 
 export interface EvaluationHistoryProps {
   history: EvaluationSummary[]
@@ -53,10 +52,6 @@ export function EvaluationHistory({ history, shownId, comparison, onOpen, onComp
 function ComparisonView({ comparison }: { comparison: EvaluationComparison }): React.JSX.Element {
   const fixed = comparison.changes.filter((change) => change.change === 'fixed')
   const broke = comparison.changes.filter((change) => change.change === 'broke')
-  const near = new Set<number>()
-  comparison.promptDiff.forEach((line, index) => {
-    if (line.kind !== 'same') for (let at = index - CONTEXT_LINES; at <= index + CONTEXT_LINES; at++) near.add(at)
-  })
   return (
     <div className="comparison" data-testid="comparison">
       <p className="small">
@@ -64,49 +59,30 @@ function ComparisonView({ comparison }: { comparison: EvaluationComparison }): R
         <span className="badge failed">{comparison.broke} broke</span>
       </p>
       {comparison.changes.length === 0 && <p className="muted small">These evaluations share no model and case to compare.</p>}
-      {fixed.length > 0 && (
-        <>
-          <h4>Fixed</h4>
-          <ul className="change-list" data-testid="fixed-cases">
-            {fixed.map((change) => (
-              <li key={`${change.model}-${change.file}`}>
-                <code>{change.name}</code> <span className="muted small">[{change.model}] {change.before} → {change.after}</span>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      {broke.length > 0 && (
-        <>
-          <h4>Broke</h4>
-          <ul className="change-list" data-testid="broke-cases">
-            {broke.map((change) => (
-              <li key={`${change.model}-${change.file}`}>
-                <code>{change.name}</code> <span className="muted small">[{change.model}] {change.before} → {change.after}</span>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      <ChangeList title="Fixed" changes={fixed} testId="fixed-cases" />
+      <ChangeList title="Broke" changes={broke} testId="broke-cases" />
       <h4>System prompt</h4>
       {!comparison.promptChanged ? (
         <p className="muted small">Unchanged between the two.</p>
       ) : (
-        <pre className="diff" data-testid="prompt-diff">
-          {comparison.promptDiff.map((line, index) =>
-            near.has(index) ? (
-              <div key={index} className={`diff-line ${line.kind}`}>
-                <span className="diff-sign">{line.kind === 'added' ? '+' : line.kind === 'removed' ? '−' : ' '}</span>
-                {line.text || ' '}
-              </div>
-            ) : near.has(index - 1) ? (
-              <div key={index} className="diff-line gap">
-                ⋯
-              </div>
-            ) : null
-          )}
-        </pre>
+        <LineDiffView lines={comparison.promptDiff} testId="prompt-diff" />
       )}
     </div>
+  )
+}
+
+function ChangeList({ title, changes, testId }: { title: string; changes: EvaluationComparison['changes']; testId: string }): React.JSX.Element | null {
+  if (changes.length === 0) return null
+  return (
+    <>
+      <h4>{title}</h4>
+      <ul className="change-list" data-testid={testId}>
+        {changes.map((change) => (
+          <li key={`${change.model}-${change.file}`}>
+            <code>{change.name}</code> <span className="muted small">[{change.model}] {change.before} → {change.after}</span>
+          </li>
+        ))}
+      </ul>
+    </>
   )
 }
