@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { NAO_EXAMPLE, copyNaoExample, makeTempDir } from '../../../test/support/fixtures'
-import { evaluationProject, startTwoModelServer } from '../../../test/support/two-model-evaluation'
+import { evaluationProject, startTwoModelServer, twoModelScript } from '../../../test/support/two-model-evaluation'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { main } from '../cli'
 import { captureIo } from '../../../test/support/capture-io'
@@ -124,5 +124,32 @@ describe('glassbox test with several models', () => {
     expect(await main(['test', ...common, '--compare', matrixRun.evaluationId, single.evaluationId], compared.io)).toBe(0)
     expect(compared.out()).toContain('Fixed (2):\n  total_revenue [half]: failed: wrong result → passed\n  return_rate [half]: failed: wrong result → passed\nBroke (0):\nSystem prompt diff:\n')
     expect(compared.out()).toContain('+ - Before querying a table, read its columns.md.\n')
+  }, 60_000)
+})
+
+describe('glassbox test: which server serves a model', () => {
+  it('sends each plain --model to the --endpoint that serves it, and refuses one that none serves', async () => {
+    const project = evaluationProject()
+    cleanups.push(project.cleanup)
+    const data = makeTempDir('glassbox-eval-data-')
+    cleanups.push(data.cleanup)
+    const halfServer = await startScriptedServer({ script: twoModelScript, models: [{ id: 'half' }] })
+    const allServer = await startScriptedServer({ script: twoModelScript, models: [{ id: 'all' }] })
+    cleanups.push(() => void halfServer.close(), () => void allServer.close())
+    const common = ['test', '--project', project.dir, '--data-dir', data.dir, '--endpoint', halfServer.url, '--endpoint', allServer.url]
+
+    const { io, out } = captureIo()
+    expect(await main([...common, '--model', 'all', '--model', 'half', '--json'], io)).toBe(1)
+    const report = JSON.parse(out())
+    expect(report.runs.map((run: { model: string; endpoint: string; passed: number }) => [run.model, run.endpoint, run.passed])).toEqual([
+      ['all', allServer.url, 4],
+      ['half', halfServer.url, 2]
+    ])
+    expect(halfServer.chatRequests().length).toBeGreaterThan(0)
+    expect(allServer.chatRequests().length).toBeGreaterThan(0)
+
+    const missing = captureIo()
+    expect(await main([...common, '--model', 'ghost'], missing.io)).toBe(1)
+    expect(missing.err()).toBe(`glassbox test: --model ghost: none of the endpoints serves it (${halfServer.url}, ${allServer.url}); use --model URL#ghost\n`)
   }, 60_000)
 })
