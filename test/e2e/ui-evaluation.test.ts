@@ -102,6 +102,22 @@ describe('Tests panel: an evaluation across two models', () => {
     expect(diff).toContain(`+${RULE}`)
     await page.getByTestId('comparison').scrollIntoViewIfNeeded()
     await ui.screenshot('eval-03-comparison')
+  })
+
+  it('shows progress while a model works and cancels the evaluation', async () => {
+    const { page } = ui
+    await page.getByTestId('pick-model-half').uncheck()
+    await page.getByTestId('pick-model-slow').check()
+    await page.getByTestId('run-tests').click()
+    await expect.poll(() => page.getByTestId('eval-progress').textContent(), { timeout: 10_000 }).toMatch(/^Case 1 of 4 · model 1 of 1 \(slow\) · \d+\.\d s elapsed$/)
+    // The new evaluation's matrix replaces the old one at once, its running cell marked.
+    await expect.poll(() => page.getByTestId('matrix-model-0').textContent()).toContain('slow')
+    await page.getByTestId('eval-matrix').getByLabel('running').waitFor()
+    await ui.screenshot('eval-04-progress')
+    await page.getByTestId('cancel-evaluation').click()
+    await expect.poll(() => page.getByTestId('history-item').count(), { timeout: 10_000 }).toBe(3)
+    expect(await page.getByTestId('history-item').first().textContent()).toContain('cancelled')
+    expect((await glassbox.listEvaluations({}))[0]).toMatchObject({ status: 'cancelled', models: [{ model: 'slow', passed: 0, total: 0 }] })
     expect(ui.consoleErrors).toEqual([])
   })
 })

@@ -6,7 +6,7 @@ import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Tu
 // The evaluation scenario of issue #15: a copy of the sample project with four cases, and one scripted
 // server serving two models. `all` runs the right SQL for every case; `half` for two of them only — for the
 // other two it reads orders' description.md (never its columns.md) and counts orders instead, unless the
-// system prompt carries RULE (added to RULES.md by `addRule`), which fixes it.
+// system prompt carries RULE (added to RULES.md by `addRule`), which fixes it. A third model, `slow`, hangs.
 
 export const SAMPLE_PROJECT = join(REPO_ROOT, 'resources/sample-project')
 export const CASE_FILES = ['01_customer_count.yml', '02_total_revenue.yml', '03_coffee_products.yml', '07_return_rate.yml']
@@ -55,6 +55,8 @@ function modelOf(request: RecordedRequest): string {
 }
 
 export function twoModelScript(request: RecordedRequest): Turn {
+  // `slow` never answers (until the client goes away): for cancelling.
+  if (modelOf(request) === 'slow') return { fault: 'hang' }
   const messages = messagesOf(request)
   const lastUser = messages.map((message) => message.role).lastIndexOf('user')
   const question = Object.keys(RIGHT).find((candidate) => messages[lastUser]?.content.includes(candidate))
@@ -69,5 +71,5 @@ export function twoModelScript(request: RecordedRequest): Turn {
 }
 
 export function startTwoModelServer(): Promise<ScriptedServer> {
-  return startScriptedServer({ script: twoModelScript, models: [{ id: 'half' }, { id: 'all' }] })
+  return startScriptedServer({ script: twoModelScript, models: [{ id: 'half' }, { id: 'all' }, { id: 'slow' }] })
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ApiInputs, EvaluationComparison, EvaluationDetail, EvaluationProgress, EvaluationSummary, TestCaseInfo } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'
 import { errorMessage } from '../../../../shared/error-message'
@@ -73,13 +73,18 @@ export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) =>
     }
   }, [api, project, notify])
 
+  const shownId = useRef<string | null>(null)
+  shownId.current = shown?.id ?? null
   useEffect(
     () =>
       onPush((event) => {
         if (event.channel !== 'evaluation-progress') return
         setProgress(event.progress)
-        // The matrix fills in as each case finishes.
-        if (event.progress.result) void api.getEvaluation({ evaluationId: event.progress.evaluationId }).then(setShown, () => undefined)
+        // A new evaluation replaces the matrix at once, then fills in as each case finishes.
+        if (event.progress.result || event.progress.evaluationId !== shownId.current) {
+          shownId.current = event.progress.evaluationId
+          void api.getEvaluation({ evaluationId: event.progress.evaluationId }).then(setShown, () => undefined)
+        }
       }),
     [onPush, api]
   )
