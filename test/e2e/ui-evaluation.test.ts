@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
 import { makeTempDir } from '../support/fixtures'
@@ -8,6 +10,7 @@ import { openUi, type UiSession } from './harness'
 // Issue #15 in the real UI: one scripted server serving `half` (right for two of four cases) and `all`
 // (right for every case), the real services behind web mode, the Tests panel in headless Chromium.
 
+const require = createRequire(import.meta.url)
 let server: ScriptedServer
 let glassbox: Glassbox
 let ui: UiSession
@@ -119,5 +122,21 @@ describe('Tests panel: an evaluation across two models', () => {
     expect(await page.getByTestId('history-item').first().textContent()).toContain('cancelled')
     expect((await glassbox.listEvaluations({}))[0]).toMatchObject({ status: 'cancelled', models: [{ model: 'slow', passed: 0, total: 0 }] })
     expect(ui.consoleErrors).toEqual([])
+  })
+
+  // Colour contrast is left out here: the panel uses the app's shared colour tokens (.muted, .badge), whose
+  // contrast the accessibility work (#16) fixes for every screen at once.
+  it('has no serious or critical accessibility violations in the panel besides shared colours (axe-core)', async () => {
+    const { page } = ui
+    await page.getByTestId('history-item').nth(2).click()
+    await page.getByTestId('cell-total_revenue-0').click()
+    await page.getByTestId('context-audit').waitFor()
+    await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'))
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe
+      const result = await axe.run({ include: [['[data-testid="tests-panel"]']] }, { rules: { 'color-contrast': { enabled: false } } })
+      return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+    })
+    expect(violations).toEqual([])
   })
 })
