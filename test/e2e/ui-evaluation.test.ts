@@ -133,7 +133,7 @@ describe('Tests panel: an evaluation across two models', () => {
     await page.getByTestId('context-audit').waitFor()
     await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'))
     const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe
+      const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe
       const result = await axe.run({ include: [['[data-testid="tests-panel"]']] }, { rules: { 'color-contrast': { enabled: false } } })
       return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
     })

@@ -4,6 +4,7 @@ import { startScriptedServer, type ScriptedServer } from '../../../test/support/
 import { evaluationProject } from '../../../test/support/two-model-evaluation'
 import type { EvaluationProgress } from '../../shared/api'
 import { createGlassbox, type Glassbox } from './create-glassbox'
+import { EvaluationModelError } from './evaluation'
 
 let server: ScriptedServer | undefined
 let glassbox: Glassbox | undefined
@@ -53,4 +54,13 @@ it('stops a case that runs past its time limit and records it as a timeout', asy
   const detail = await glassbox.runEvaluation({ files: ['tests/01_customer_count.yml'], timeoutSeconds: 1 })
   expect(detail.runs[0].cases.map((item) => [item.name, item.outcome])).toEqual([['customer_count', 'timeout']])
   expect(detail.matrix.cases.map((row) => row.name)).toEqual(['customer_count', 'total_revenue', 'coffee_products', 'return_rate'])
+})
+
+it('says which model is missing instead of running without one', async () => {
+  const project = evaluationProject()
+  const data = makeTempDir('glassbox-eval-app-')
+  cleanups.push(project.cleanup, data.cleanup)
+  glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, serverPresets: [{ kind: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:9/v1' }], watch: false, extractMemories: false })
+  await expect(glassbox.runEvaluation({})).rejects.toThrow(EvaluationModelError)
+  expect(await glassbox.listEvaluations({})).toEqual([])
 })

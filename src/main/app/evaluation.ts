@@ -15,6 +15,14 @@ import type { ProjectSession } from './project-session'
 // the chat list, compared with the expected SQL's result on the project's database. An evaluation runs the
 // suite for one or more models and is stored case by case, so history and comparisons survive restarts.
 
+/** No model to evaluate: no server is configured or detected, or none serves the model asked for. */
+export class EvaluationModelError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'EvaluationModelError'
+  }
+}
+
 export interface EvaluationDeps {
   store: Store
   session: () => ProjectSession
