@@ -12,7 +12,7 @@ import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
 import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
-import { EvaluationModelError, EvaluationService } from './evaluation'
+import { EvaluationError, EvaluationService } from './evaluation'
 import type { EvalModel } from '../eval/run-evaluation'
 import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
@@ -245,8 +245,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       wanted.map(async ({ endpoint, model }) => {
         if (endpoint && model) return { endpoint: normalizeBaseUrl(endpoint), model }
         const resolved = await models.resolve({ ...current, ...(model ? { model } : {}) })
-        if (!resolved.endpoint) throw new EvaluationModelError(resolved.unavailable ?? 'No model server is available.')
-        if (model && resolved.endpoint.model !== model) throw new EvaluationModelError(`No detected model server serves ${model}; name its server (URL#${model}).`)
+        if (!resolved.endpoint) throw new EvaluationError(resolved.unavailable ?? 'No model server is available.')
+        if (model && resolved.endpoint.model !== model) throw new EvaluationError(`No detected model server serves ${model}; name its server (URL#${model}).`)
         return { endpoint: resolved.endpoint.baseUrl, model: resolved.endpoint.model }
       })
     )

@@ -4,7 +4,7 @@ import { startScriptedServer, type ScriptedServer } from '../../../test/support/
 import { evaluationProject } from '../../../test/support/two-model-evaluation'
 import type { EvaluationProgress } from '../../shared/api'
 import { createGlassbox, type Glassbox } from './create-glassbox'
-import { EvaluationModelError } from './evaluation'
+import { EvaluationError } from './evaluation'
 
 let server: ScriptedServer | undefined
 let glassbox: Glassbox | undefined
@@ -49,6 +49,13 @@ it('cancels an evaluation: the running case stops at once, nothing further runs,
   expect((await glassbox.listEvaluations({}))[0].status).toBe('cancelled')
 })
 
+it('refuses a second evaluation while one runs', async () => {
+  glassbox = await openWithHangingModel()
+  const first = glassbox.runEvaluation({ files: ['tests/01_customer_count.yml'], timeoutSeconds: 1 })
+  await expect(glassbox.runEvaluation({})).rejects.toThrow('An evaluation is already running: wait for it or cancel it first.')
+  expect((await first).runs[0].cases).toHaveLength(1)
+})
+
 it('stops a case that runs past its time limit and records it as a timeout', async () => {
   glassbox = await openWithHangingModel()
   const detail = await glassbox.runEvaluation({ files: ['tests/01_customer_count.yml'], timeoutSeconds: 1 })
@@ -61,6 +68,6 @@ it('says which model is missing instead of running without one', async () => {
   const data = makeTempDir('glassbox-eval-app-')
   cleanups.push(project.cleanup, data.cleanup)
   glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, serverPresets: [{ kind: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:9/v1' }], watch: false, extractMemories: false })
-  await expect(glassbox.runEvaluation({})).rejects.toThrow(EvaluationModelError)
+  await expect(glassbox.runEvaluation({})).rejects.toThrow(EvaluationError)
   expect(await glassbox.listEvaluations({})).toEqual([])
 })

@@ -15,11 +15,11 @@ import type { ProjectSession } from './project-session'
 // the chat list, compared with the expected SQL's result on the project's database. An evaluation runs the
 // suite for one or more models and is stored case by case, so history and comparisons survive restarts.
 
-/** No model to evaluate: no server is configured or detected, or none serves the model asked for. */
-export class EvaluationModelError extends Error {
+/** An evaluation that cannot start: no model to evaluate (none configured or detected, or none serves the one asked for), no such case, or one already running. */
+export class EvaluationError extends Error {
   constructor(message: string) {
     super(message)
-    this.name = 'EvaluationModelError'
+    this.name = 'EvaluationError'
   }
 }
 
@@ -45,6 +45,7 @@ export interface StartEvaluationInput {
 
 export class EvaluationService {
   private readonly active = new Map<string, AbortController>()
+  private busy = false
   /** DuckDB's parser for the audit's table names: one in-memory engine for the service's lifetime. */
   private readonly parser = createSqlTableParser()
 
@@ -69,12 +70,23 @@ export class EvaluationService {
   }
 
   async run(input: StartEvaluationInput): Promise<EvaluationDetail> {
+    // Two evaluations at once would send two requests at a time to one local server.
+    if (this.busy) throw new EvaluationError('An evaluation is already running: wait for it or cancel it first.')
+    this.busy = true
+    try {
+      return await this.runOne(input)
+    } finally {
+      this.busy = false
+    }
+  }
+
+  private async runOne(input: StartEvaluationInput): Promise<EvaluationDetail> {
     const { store, push } = this.deps
     const session = this.deps.session()
     const snapshot = session.snapshot()
     const all = await loadTestCases(snapshot.root)
     const cases = input.files ? all.filter((item) => input.files?.includes(item.file)) : all
-    if (input.files && cases.length === 0) throw new Error(`No such test case: ${input.files.join(', ')}`)
+    if (input.files && cases.length === 0) throw new EvaluationError(`No such test case: ${input.files.join(', ')}`)
     if (input.evaluationId && store.evaluations.projectOf(input.evaluationId) !== session.projectId) {
       throw new Error('That evaluation belongs to another project.')
     }
