@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
-import { evaluationProject } from '../../../test/support/two-model-evaluation'
+import { evaluationProject, startTwoModelServer } from '../../../test/support/two-model-evaluation'
 import type { EvaluationProgress } from '../../shared/api'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 import { EvaluationError } from './evaluation'
@@ -70,4 +70,18 @@ it('says which model is missing instead of running without one', async () => {
   glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, serverPresets: [{ kind: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:9/v1' }], watch: false, extractMemories: false })
   await expect(glassbox.runEvaluation({})).rejects.toThrow(EvaluationError)
   expect(await glassbox.listEvaluations({})).toEqual([])
+})
+
+it('stores per model the system prompt its runs were sent, with its hash', async () => {
+  const project = evaluationProject()
+  const data = makeTempDir('glassbox-eval-app-')
+  cleanups.push(project.cleanup, data.cleanup)
+  server = await startTwoModelServer()
+  glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, endpoint: server.url, model: 'all', watch: false, extractMemories: false })
+  const detail = await glassbox.runEvaluation({ files: ['tests/01_customer_count.yml'] })
+  const run = detail.runs[0]
+  const sent = await glassbox.getRun({ runId: run.cases[0].runId ?? '' })
+  expect(run.systemPrompt).toBe(sent.prompt?.system)
+  expect(run.systemPromptHash).toMatch(/^[0-9a-f]{16}$/)
+  expect(run.cases[0]).toMatchObject({ outcome: 'passed', rounds: 1, inputTokens: 200, outputTokens: 20, firstTokenMs: expect.any(Number) })
 })

@@ -102,6 +102,7 @@ export class EvaluationService {
     try {
       const systemPrompt = await this.deps.systemPrompt()
       const rows = new Map(input.models.map((model) => [key(model), store.evaluations.addModel(evaluationId, { ...model, systemPrompt })]))
+      const confirmed = new Set<number>()
       await runEvaluation({
         cases,
         models: input.models,
@@ -116,7 +117,15 @@ export class EvaluationService {
           auditContext({ read: filesRead(snapshot.root, calls), touched: finalSql ? await parser.tables(finalSql) : [], tables: session.snapshot().tables }),
         onProgress: (progress) => {
           const row = rows.get(key(progress.model))
-          if (progress.result && row) store.evaluations.putCase(row.id, progress.result)
+          if (progress.result && row) {
+            store.evaluations.putCase(row.id, progress.result)
+            // What the model's first run was actually sent is the prompt on record (fitting may have trimmed it).
+            const sent = progress.result.runId && !confirmed.has(row.id) ? store.runs.get(progress.result.runId).prompt?.system : undefined
+            if (sent !== undefined) {
+              confirmed.add(row.id)
+              if (sent !== systemPrompt) store.evaluations.addModel(evaluationId, { ...progress.model, systemPrompt: sent })
+            }
+          }
           push({
             channel: 'evaluation-progress',
             progress: {
