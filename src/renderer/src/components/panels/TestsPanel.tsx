@@ -5,7 +5,7 @@ import { errorMessage } from '../../../../shared/error-message'
 import { CaseDetail } from './evaluation/CaseDetail'
 import { EvaluationHistory } from './evaluation/EvaluationHistory'
 import { EvaluationMatrix, type MatrixSelection } from './evaluation/EvaluationMatrix'
-import { modelKey, seconds } from './evaluation/outcome'
+import { hostOf, modelKey, seconds } from './evaluation/outcome'
 
 // The project's tests/*.yml as an evaluation: pick one or more models, run the suite (one case at a time per
 // server, cancellable, with progress), and read the cases × models matrix; open a cell for both tables, the
@@ -138,7 +138,7 @@ export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) =>
             return (
               <label key={key} className="model-option">
                 <input type="checkbox" checked={picked.includes(key)} onChange={() => setChosen(picked.includes(key) ? picked.filter((other) => other !== key) : [...picked, key])} data-testid={`pick-model-${item.model}`} />
-                {item.model} <span className="muted small">{new URL(item.endpoint).host}</span>
+                {item.model} <span className="muted small">{hostOf(item.endpoint)}</span>
               </label>
             )
           })}

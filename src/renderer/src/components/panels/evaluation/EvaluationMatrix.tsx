@@ -1,5 +1,5 @@
 import type { EvaluationDetail } from '../../../../../shared/api'
-import { outcomeBadge, outcomeLabel, seconds } from './outcome'
+import { hostOf, outcomeBadge, outcomeLabel, seconds } from './outcome'
 
 // Cases × models: one cell per outcome (click to open it), and per model its pass rate, median time and
 // median tokens per case, with a button to re-run the whole column.
@@ -31,7 +31,7 @@ export function EvaluationMatrix({ evaluation, selected, running, live, onSelect
               <th scope="col" key={`${model.endpoint}#${model.model}`} data-testid={`matrix-model-${column}`}>
                 <div className="matrix-model">{model.model}</div>
                 <div className="muted small" title={model.endpoint}>
-                  {new URL(model.endpoint).host}
+                  {hostOf(model.endpoint)}
                 </div>
               </th>
             ))}

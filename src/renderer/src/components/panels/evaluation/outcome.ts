@@ -29,3 +29,12 @@ export function seconds(ms: number): string {
 export function modelKey(model: { endpoint: string; model: string }): string {
   return `${model.endpoint}#${model.model}`
 }
+
+/** `127.0.0.1:11434` for a server URL; the text itself when it is not one (evaluations carried over from before). */
+export function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).host
+  } catch {
+    return endpoint
+  }
+}
