@@ -88,17 +88,18 @@ export class EvaluationService {
     const cases = input.files ? all.filter((item) => input.files?.includes(item.file)) : all
     if (input.files && cases.length === 0) throw new EvaluationError(`No such test case: ${input.files.join(', ')}`)
     if (input.evaluationId && store.evaluations.projectOf(input.evaluationId) !== session.projectId) {
-      throw new Error('That evaluation belongs to another project.')
+      throw new EvaluationError('That evaluation belongs to another project.')
     }
+    // Expected SQL runs on the database the agent's pool has open (the first one nao_config.yaml declares).
+    const dbPath = projectDatabasePath(snapshot.root)
+    const pool = session.databases()
+    const database = dbPath ? pool.list().find((candidate) => candidate.path === dbPath) ?? pool.list()[0] ?? null : null
+    const runExpected = database ? poolSqlRunner(pool, database) : null
+    const parser = this.parser
     const evaluationId = input.evaluationId ?? store.evaluations.start(session.projectId)
     if (input.evaluationId) store.evaluations.reopen(evaluationId)
     const controller = new AbortController()
     this.active.set(evaluationId, controller)
-    const dbPath = projectDatabasePath(snapshot.root)
-    const pool = session.databases()
-    const database = dbPath ? (pool.list().find((candidate) => candidate.path === dbPath) ?? pool.find(undefined)) : null
-    const runExpected = database ? poolSqlRunner(pool, database) : null
-    const parser = this.parser
     try {
       const systemPrompt = await this.deps.systemPrompt()
       const rows = new Map(input.models.map((model) => [key(model), store.evaluations.addModel(evaluationId, { ...model, systemPrompt })]))
@@ -156,7 +157,7 @@ export class EvaluationService {
   async detail(evaluationId: string, cases?: LoadedTestCase[]): Promise<EvaluationDetail> {
     const { store } = this.deps
     const session = this.deps.session()
-    if (store.evaluations.projectOf(evaluationId) !== session.projectId) throw new Error('That evaluation belongs to another project.')
+    if (store.evaluations.projectOf(evaluationId) !== session.projectId) throw new EvaluationError('That evaluation belongs to another project.')
     const runs = store.evaluations.runs(evaluationId)
     const order = cases ?? (await loadTestCases(session.snapshot().root))
     return { ...store.evaluations.summary(evaluationId), runs, matrix: buildMatrix(runs, order) }
