@@ -7,8 +7,8 @@ import { loadProject } from './load'
 import type { ProjectSnapshot } from './types'
 import { openProject } from './watch'
 
-// A big project opens before its schema folders are listed (issue #17): the first snapshot has the connections
-// and gives the same prompt; the one that follows has every table and file, as a full load does.
+// A big project opens before its table folders are listed (issue #17): the first snapshot has every table and
+// gives the same prompt; the one that follows has every file, as a full load does.
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -20,17 +20,17 @@ function prompt(project: ProjectSnapshot): string {
 }
 
 describe('openProject on a big project', () => {
-  it('gives the first prompt before listing schema folders, then publishes every table and file', async () => {
+  it('gives the first prompt before listing table folders, then publishes every file', async () => {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
     makeLargeProject(temp.dir, { tables: 40, skills: 5, rulesBytes: 4096 })
     const full = await loadProject(temp.dir)
-    const model = await openProject(temp.dir, { debounceMs: 20, listSchemaFoldersAtOpenUpTo: 10 })
+    const model = await openProject(temp.dir, { debounceMs: 20, listTableFoldersAtOpenUpTo: 10 })
     cleanups.push(() => model.close())
 
     const first = model.snapshot()
-    expect(first.connections).toEqual(full.connections)
-    expect(first.tables).toEqual([])
+    expect(first.tables.map((table) => table.dir)).toEqual(full.tables.map((table) => table.dir))
+    expect(first.tables.every((table) => table.files.length === 0)).toBe(true)
     expect(prompt(first)).toBe(prompt(full))
 
     const complete = await new Promise<ProjectSnapshot>((resolve) => model.onChange(resolve))
@@ -40,11 +40,11 @@ describe('openProject on a big project', () => {
     expect(prompt(complete)).toBe(prompt(full))
   })
 
-  it('lists schema folders before the first snapshot while there are few', async () => {
+  it('lists table folders before the first snapshot while there are few', async () => {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
     makeLargeProject(temp.dir, { tables: 12, skills: 2, rulesBytes: 1024 })
-    const model = await openProject(temp.dir, { listSchemaFoldersAtOpenUpTo: 20 })
+    const model = await openProject(temp.dir, { listTableFoldersAtOpenUpTo: 12 })
     cleanups.push(() => model.close())
     expect(model.snapshot().files).toEqual((await loadProject(temp.dir)).files)
   })

@@ -35,11 +35,11 @@ export interface OpenProjectOptions {
   /** How often to check that the project folder is still there (default 1 s). */
   livenessMs?: number
   /**
-   * Up to this many schema folders (`databases/…/schema=…/`) are listed before the first snapshot (default 4);
-   * past it, the first snapshot has the connections but not the tables, and a second one with every table and
-   * file follows a debounce later. The system prompt needs the connections, not the tables.
+   * Up to this many table folders (`databases/…/table=…/`) are listed before the first snapshot (default 200);
+   * past it, the first snapshot has the tables but not their files (columns.md, …), and a second one with
+   * every file follows a debounce later. The prompt needs the tables, not what is in their folders.
    */
-  listSchemaFoldersAtOpenUpTo?: number
+  listTableFoldersAtOpenUpTo?: number
 }
 
 export const FOLDER_GONE_PROBLEM =
@@ -84,12 +84,12 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   async start(): Promise<void> {
-    const { tree, deferred } = await walkProjectExcept(this.root, isSchemaFolder)
+    const { tree, deferred } = await walkProjectExcept(this.root, isTableFolder)
     this.tree = tree
-    const listLater = deferred.length > (this.options.listSchemaFoldersAtOpenUpTo ?? 4)
+    const listLater = deferred.length > (this.options.listTableFoldersAtOpenUpTo ?? 200)
     if (!listLater) await listFolders(this.root, this.tree, deferred)
     this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
-    // The schemas' tables, as one batch through the usual path: it publishes the complete snapshot.
+    // The tables' own folders, as one batch through the usual path: it publishes the complete snapshot.
     if (listLater) this.batcher.add(DATABASES_FOLDER)
     // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
     // once it is ready catches what changed in between (and publishes nothing if nothing did).
@@ -248,12 +248,12 @@ function watchedPathOf(details: unknown): string | null {
   return typeof details.watchedPath === 'string' ? details.watchedPath : null
 }
 
-/** `databases/type=…/database=…/schema=…`: its tables are listed after the first snapshot of a big project. */
-function isSchemaFolder(relPath: string): boolean {
+/** `databases/type=…/database=…/schema=…/table=…`: its files are listed after the first snapshot of a big project. */
+function isTableFolder(relPath: string): boolean {
   if (!relPath.startsWith(DATABASES_FOLDER + '/')) return false
   let slashes = 0
   for (let at = relPath.indexOf('/'); at !== -1; at = relPath.indexOf('/', at + 1)) slashes++
-  return slashes === 3
+  return slashes === 4
 }
 
 function isAlwaysHidden(relPath: string): boolean {
