@@ -30,20 +30,28 @@ export function UserRules({ rules }: { rules: ProjectFile | null }) {
 
 // Rule blocks keep their object while their text stays the same, so after an edit to RULES.md only the
 // edited block is rendered and counted again (the others come from Memo). One generation is kept: the
-// blocks of the last rules text rendered for each source file.
-const lastPieces = new Map<string, Map<string, RulePiece>>()
+// blocks of the last rules text rendered for each source file, found by a short fingerprint (hashing every
+// block's whole text on each render would cost more than the rest) and then compared in full.
+const lastPieces = new Map<string, Map<string, RulePiece[]>>()
 
 function lastingPieces(source: string, pieces: RulePiece[]): RulePiece[] {
-  const previous = lastPieces.get(source) ?? new Map<string, RulePiece>()
-  const current = new Map<string, RulePiece>()
+  const previous = lastPieces.get(source) ?? new Map<string, RulePiece[]>()
+  const current = new Map<string, RulePiece[]>()
   const lasting = pieces.map((piece) => {
+    const key = fingerprint(piece.text)
     // A block's heading is its first line, so the text alone tells blocks apart.
-    const kept = previous.get(piece.text) ?? current.get(piece.text) ?? piece
-    current.set(piece.text, kept)
+    const kept = [...(previous.get(key) ?? []), ...(current.get(key) ?? [])].find((known) => known.text === piece.text) ?? piece
+    const same = current.get(key)
+    if (!same) current.set(key, [kept])
+    else if (!same.includes(kept)) same.push(kept)
     return kept
   })
   lastPieces.set(source, current)
   return lasting
+}
+
+function fingerprint(text: string): string {
+  return text.length <= 96 ? text : `${text.length}\u0000${text.slice(0, 48)}\u0000${text.slice(-48)}`
 }
 
 function RuleBlock({ piece, source }: { piece: RulePiece; source: string }) {
