@@ -33,9 +33,19 @@ export async function walkProjectExcept(root: string, defer: (relDir: string) =>
   return { tree, deferred }
 }
 
-/** Lists folders left out by walkProjectExcept (they must be in the tree, with nothing below them yet). */
-export async function listFolders(root: string, tree: ProjectTree, relDirs: readonly string[]): Promise<void> {
-  for (const relDir of relDirs) await walkFolder(root, relDir, tree)
+/**
+ * Lists folders left out by walkProjectExcept (they must be in the tree, with nothing below them yet), except
+ * the folders below them that `defer` picks; returns those.
+ */
+export async function listFolders(
+  root: string,
+  tree: ProjectTree,
+  relDirs: readonly string[],
+  defer: (relDir: string) => boolean = () => false
+): Promise<string[]> {
+  const deferred: string[] = []
+  for (const relDir of relDirs) deferred.push(...(await walkFolder(root, relDir, tree, defer)))
+  return deferred
 }
 
 /**

@@ -35,11 +35,12 @@ export interface OpenProjectOptions {
   /** How often to check that the project folder is still there (default 1 s). */
   livenessMs?: number
   /**
-   * Up to this many table folders (`databases/…/table=…/`) are listed before the first snapshot (default 200);
-   * past it, the first snapshot has the tables but not their files (columns.md, …), and a second one with
-   * every file follows a debounce later. The prompt needs the tables, not what is in their folders.
+   * Up to this many schema folders (`databases/…/schema=…/`) are listed in full before the first snapshot
+   * (default 4). Past it, the first snapshot lists what the system prompt depends on: the connections, and
+   * the tables of the first schema folder that has any (the prompt says whether there are tables), without
+   * their files. The snapshot with every table and file follows a debounce later.
    */
-  listTableFoldersAtOpenUpTo?: number
+  listSchemaFoldersAtOpenUpTo?: number
 }
 
 export const FOLDER_GONE_PROBLEM =
@@ -84,12 +85,18 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   async start(): Promise<void> {
-    const { tree, deferred } = await walkProjectExcept(this.root, isTableFolder)
+    const { tree, deferred: schemas } = await walkProjectExcept(this.root, isSchemaFolder)
     this.tree = tree
-    const listLater = deferred.length > (this.options.listTableFoldersAtOpenUpTo ?? 200)
-    if (!listLater) await listFolders(this.root, this.tree, deferred)
+    const listLater = schemas.length > (this.options.listSchemaFoldersAtOpenUpTo ?? 4)
+    if (!listLater) await listFolders(this.root, tree, schemas)
+    else {
+      for (const schema of schemas) {
+        const tables = await listFolders(this.root, tree, [schema], isTableFolder)
+        if (tables.some((folder) => folder.slice(folder.lastIndexOf('/') + 1).startsWith('table='))) break
+      }
+    }
     this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
-    // The tables' own folders, as one batch through the usual path: it publishes the complete snapshot.
+    // The rest of databases/, as one batch through the usual path: it publishes the complete snapshot.
     if (listLater) this.batcher.add(DATABASES_FOLDER)
     // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
     // once it is ready catches what changed in between (and publishes nothing if nothing did).
@@ -248,12 +255,21 @@ function watchedPathOf(details: unknown): string | null {
   return typeof details.watchedPath === 'string' ? details.watchedPath : null
 }
 
-/** `databases/type=…/database=…/schema=…/table=…`: its files are listed after the first snapshot of a big project. */
+/** `databases/type=…/database=…/schema=…`, the level below which a big project is listed after the first snapshot. */
+function isSchemaFolder(relPath: string): boolean {
+  return isDatabasesLevel(relPath, 3)
+}
+
+/** `databases/type=…/database=…/schema=…/table=…`. */
 function isTableFolder(relPath: string): boolean {
+  return isDatabasesLevel(relPath, 4)
+}
+
+function isDatabasesLevel(relPath: string, depth: number): boolean {
   if (!relPath.startsWith(DATABASES_FOLDER + '/')) return false
   let slashes = 0
   for (let at = relPath.indexOf('/'); at !== -1; at = relPath.indexOf('/', at + 1)) slashes++
-  return slashes === 4
+  return slashes === depth
 }
 
 function isAlwaysHidden(relPath: string): boolean {
