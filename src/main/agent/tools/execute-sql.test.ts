@@ -61,7 +61,7 @@ describe('execute_sql on DuckDB (nao example)', () => {
   })
 
   it('is refused by the engine itself, not only by the statement check', async () => {
-    const instance = await openLockedDuckDb(DUCKDB_FILE)
+    const { instance } = await openLockedDuckDb(DUCKDB_FILE)
     const connection = await instance.connect()
     const attempts = ['DELETE FROM orders', "COPY orders TO '/tmp/glassbox-leak.csv'", "SELECT * FROM read_csv('/etc/passwd')", 'SET enable_external_access = true', 'INSTALL httpfs']
     for (const sql of attempts) await expect(connection.run(sql), sql).rejects.toThrow(/read-only|disabled|locked/i)
