@@ -64,7 +64,9 @@ export class ResultCollector {
 
 export function capCell(cell: CellValue, maxChars: number): CellValue {
   if (typeof cell !== 'string' || cell.length <= maxChars) return cell
-  return `${cell.slice(0, maxChars)}… [${(cell.length - maxChars).toLocaleString('en-US')} more characters]`
+  // A plain slice would be a view that keeps the whole original string alive (20 MB per cell); copy it out.
+  const kept = Buffer.from(cell.slice(0, maxChars), 'utf16le').toString('utf16le')
+  return `${kept}… [${(cell.length - maxChars).toLocaleString('en-US')} more characters]`
 }
 
 function cellBytes(cell: CellValue): number {

@@ -41,7 +41,7 @@ function run(job) {
     const cap = (cell) => {
       if (typeof cell === 'bigint') return cell.toString()
       if (Buffer.isBuffer(cell)) return '<' + cell.length + ' bytes>'
-      if (typeof cell === 'string' && cell.length > job.maxCellChars) return cell.slice(0, job.maxCellChars) + '… [' + (cell.length - job.maxCellChars).toLocaleString('en-US') + ' more characters]'
+      if (typeof cell === 'string' && cell.length > job.maxCellChars) return Buffer.from(cell.slice(0, job.maxCellChars), 'utf16le').toString('utf16le') + '… [' + (cell.length - job.maxCellChars).toLocaleString('en-US') + ' more characters]'
       return cell
     }
     for (const row of statement.iterate()) {
