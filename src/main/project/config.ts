@@ -86,7 +86,8 @@ export function parseConfig(text: string): ProjectConfig {
     const { name, type, path, accessors = [], include = [], exclude = [] } = parsed.data
     if (SERVER_TYPES.has(type.toLowerCase())) {
       const server = parseServerConnection(entry, (message) => problem(`databases[${index}] (${name}): ${message}`))
-      if (server) databases.push({ index, name, type: 'postgres', path: null, accessors, include, exclude, server })
+      // Listed even when incomplete (the diagnostic says what is missing); only a complete one can be queried.
+      databases.push({ index, name, type: 'postgres', path: null, accessors, include, exclude, ...(server ? { server } : {}) })
       return
     }
     databases.push({ index, name, type, path: path || null, accessors, include, exclude })

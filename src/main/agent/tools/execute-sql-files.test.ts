@@ -1,40 +1,13 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../../test/support/fixtures'
+import { writeFilesProject } from '../../data/data-files.testing'
 import { executeSqlTool } from './execute-sql'
 import { makeToolContext } from './tool-context.testing'
 
 // #14.1 and #11 B1/B2: CSV, Parquet and JSON files inside the project queried through the locked DuckDB;
 // nothing outside, nothing through a symlink out, no writes, no logging switch, bounded results.
-
-const CONFIG = `project_name: files
-databases:
-  - name: sales
-    type: csv
-    path: data/sales.csv
-  - name: items
-    type: parquet
-    path: data/items/*.parquet
-  - name: events
-    type: json
-    path: data/events.json
-`
-
-export async function writeFilesProject(root: string): Promise<void> {
-  mkdirSync(join(root, 'data', 'items'), { recursive: true })
-  writeFileSync(join(root, 'nao_config.yaml'), CONFIG)
-  writeFileSync(join(root, 'data', 'sales.csv'), 'id,region,amount\n1,north,10.5\n2,south,20\n3,north,30\n')
-  writeFileSync(join(root, 'data', 'events.json'), '[{"kind":"click","n":3},{"kind":"view","n":4}]')
-  const instance = await DuckDBInstance.create(':memory:')
-  const connection = await instance.connect()
-  for (const part of [1, 2]) {
-    await connection.run(`COPY (SELECT range AS id, 'item-' || range AS name, ${part} AS part FROM range(${part * 1000})) TO '${join(root, 'data', 'items', `part-${part}.parquet`)}' (FORMAT parquet)`)
-  }
-  connection.closeSync()
-  instance.closeSync()
-}
 
 describe('execute_sql on data files in the project', () => {
   let temp: ReturnType<typeof makeTempDir>
