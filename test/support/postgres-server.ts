@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -115,7 +115,7 @@ export async function startPostgres(setupSql: string): Promise<PostgresCluster> 
   return { host: '127.0.0.1', port, database: 'shop', admin, stop }
 }
 
-/** The small dataset the Postgres tests query: orders in public, a second schema, a grant to the analyst. */
+/** The small dataset the Postgres tests query: orders in public, a second schema, grants to the analyst. */
 export const SHOP_SQL = `
 CREATE TABLE public.orders (id integer PRIMARY KEY, region text NOT NULL, amount numeric(10, 2) NOT NULL, ordered_on date NOT NULL);
 INSERT INTO public.orders SELECT i, (ARRAY['north', 'south', 'east'])[1 + i % 3], (i * 1.25)::numeric(10, 2), DATE '2024-01-01' + i FROM generate_series(1, 300) i;
@@ -125,9 +125,10 @@ INSERT INTO crm.customers VALUES (1, 'Ada', repeat('n', 3000), ARRAY['vip']), (2
 CREATE VIEW public.north_orders AS SELECT * FROM public.orders WHERE region = 'north';
 GRANT USAGE ON SCHEMA crm TO ${ANALYST.user};
 GRANT SELECT ON ALL TABLES IN SCHEMA public, crm TO ${ANALYST.user};
+-- The analyst may write as far as privileges go (owns orders, may create in public): what stops every write in
+-- the tests is the read-only transaction and the cursor, not a missing grant.
+ALTER TABLE public.orders OWNER TO ${ANALYST.user};
+GRANT CREATE ON SCHEMA public TO ${ANALYST.user};
+CREATE SEQUENCE public.order_ids;
+ALTER SEQUENCE public.order_ids OWNER TO ${ANALYST.user};
 `
-
-export function execPostgresVersion(): string {
-  const bin = findPostgresBin()
-  return bin ? execFileSync(join(bin, 'pg_ctl'), ['--version'], { encoding: 'utf8' }).trim() : 'none'
-}
