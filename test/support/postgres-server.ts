@@ -132,3 +132,17 @@ GRANT CREATE ON SCHEMA public TO ${ANALYST.user};
 CREATE SEQUENCE public.order_ids;
 ALTER SEQUENCE public.order_ids OWNER TO ${ANALYST.user};
 `
+
+/** nao_config.yaml declaring the cluster as `warehouse`; the password comes from GLASSBOX_TEST_PG_PASSWORD. */
+export function postgresConfig(port: number): string {
+  return `project_name: pg
+databases:
+  - name: warehouse
+    type: postgres
+    host: 127.0.0.1
+    port: ${port}
+    database: shop
+    user: ${ANALYST.user}
+    password: "{{ env('GLASSBOX_TEST_PG_PASSWORD') }}"
+`
+}

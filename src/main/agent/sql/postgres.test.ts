@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../../test/support/fixtures'
-import { ANALYST, postgresAvailable, SHOP_SQL, startPostgres, type PostgresCluster } from '../../../../test/support/postgres-server'
+import { ANALYST, postgresAvailable, postgresConfig, SHOP_SQL, startPostgres, type PostgresCluster } from '../../../../test/support/postgres-server'
 import { syncProject, SyncCancelledError } from '../../data/sync'
 import { loadProject } from '../../project/load'
 import { executeSqlTool } from '../tools/execute-sql'
@@ -13,19 +13,6 @@ import { makeToolContext } from '../tools/tool-context.testing'
 // as a non-superuser that owns the table it must not be able to change.
 
 const available = postgresAvailable()
-
-export function postgresConfig(port: number): string {
-  return `project_name: pg
-databases:
-  - name: warehouse
-    type: postgres
-    host: 127.0.0.1
-    port: ${port}
-    database: shop
-    user: ${ANALYST.user}
-    password: "{{ env('GLASSBOX_TEST_PG_PASSWORD') }}"
-`
-}
 
 describe.skipIf(!available)('execute_sql on a live Postgres', () => {
   let cluster: PostgresCluster
