@@ -129,8 +129,8 @@ async function runQuery(server: ServerConnection, entry: Session, request: Query
   const timer = setTimeout(() => stop('timeout'), request.timeoutMs + 2_000)
   const body = request.sql.trim().replace(/;\s*$/, '')
   try {
-    await client.query('BEGIN READ ONLY')
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(request.timeoutMs))}`)
+    // Our own two statements, one round trip (the simple protocol takes several).
+    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(request.timeoutMs))}`)
     // queryMode is pg's switch to the extended protocol (one statement per message); its typings lag behind.
     const declare: pg.QueryConfig & { queryMode: 'extended' } = { text: `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${body}`, queryMode: 'extended' }
     try {
@@ -167,7 +167,9 @@ async function runQuery(server: ServerConnection, entry: Session, request: Query
   } finally {
     clearTimeout(timer)
     request.signal.removeEventListener('abort', onAbort)
-    if (!entry.broken) await client.query('ROLLBACK').catch(() => void (entry.broken = true))
+    // Not awaited: pg sends a connection's queries in the order they are made, so the next query follows the
+    // ROLLBACK anyway, and the answer need not wait for it.
+    if (!entry.broken) void client.query('ROLLBACK').catch(() => void (entry.broken = true))
   }
 }
 
