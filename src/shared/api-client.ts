@@ -32,6 +32,7 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     updateSettings: (input) => call('updateSettings', input),
     listModels: () => call('listModels'),
     runTests: (input) => call('runTests', input),
-    syncProject: (input) => call('syncProject', input)
+    syncProject: (input) => call('syncProject', input),
+    cancelSync: (input) => call('cancelSync', input)
   }
 }

@@ -60,7 +60,9 @@ export const apiInputs = {
     contextWindow: z.number().int().min(512).max(10_000_000).nullable().optional()
   }),
   runTests: z.strictObject({ names: z.array(text(500)).optional() }),
-  syncProject: z.strictObject({})
+  syncProject: z.strictObject({}),
+  // Issue #14: stop a running sync between tables (a running server query is cancelled at once).
+  cancelSync: z.strictObject({})
 } as const
 
 export type ApiInputs = { [K in keyof typeof apiInputs]: z.infer<(typeof apiInputs)[K]> }
@@ -214,6 +216,8 @@ export interface GlassboxApi {
   listModels(): Promise<ModelServerView[]>
   runTests(input: ApiInputs['runTests']): Promise<TestReport>
   syncProject(input: ApiInputs['syncProject']): Promise<{ tables: number }>
+  /** Stops the running sync, if any; the tables already written stay complete. */
+  cancelSync(input: ApiInputs['cancelSync']): Promise<void>
   /** Subscribe to pushed events; returns the unsubscribe function. */
   subscribe(listener: (event: PushEvent) => void): () => void
 }

@@ -4,6 +4,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
 import { writeFilesProject } from './data-files.testing'
+import { loadProject } from '../project/load'
 import { syncProject } from './sync'
 
 // Sync reads data exactly as locked down as execute_sql (#11 B7), and documents declared data files (#14.1).
@@ -57,6 +58,18 @@ describe('sync opens data locked down', () => {
     expect(readFileSync(join(table('csv/database=sales', 'sales'), 'preview.md'), 'utf8')).toContain('"region": "north"')
     expect(readFileSync(join(table('parquet/database=items', 'items'), 'description.md'), 'utf8')).toContain('| **Row Count** | 3,000 |')
     expect(readFileSync(join(table('json/database=events', 'events'), 'columns.md'), 'utf8')).toContain('- kind (string)')
+    // What the prompt's connection list and the @ picker read: the synced folders.
+    const project = await loadProject(root)
+    expect(project.connections).toEqual([
+      { type: 'csv', database: 'sales' },
+      { type: 'json', database: 'events' },
+      { type: 'parquet', database: 'items' }
+    ])
+    expect(project.tables.map((ref) => `${ref.database}/${ref.schema}.${ref.table}:${ref.files.join(',')}`)).toEqual([
+      'sales/main.sales:columns.md,description.md,preview.md',
+      'events/main.events:columns.md,description.md,preview.md',
+      'items/main.items:columns.md,description.md,preview.md'
+    ])
   })
 
   it('refuses a declared glob that reaches outside the project', async () => {

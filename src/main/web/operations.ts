@@ -72,7 +72,8 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     deleteMemory: (input) => api.deleteMemory(parse('deleteMemory', i.deleteMemory, input)),
     updateSettings: (input) => api.updateSettings(parse('updateSettings', i.updateSettings, input)),
     runTests: (input) => api.runTests(parse('runTests', i.runTests, input)),
-    syncProject: (input) => api.syncProject(parse('syncProject', i.syncProject, input))
+    syncProject: (input) => api.syncProject(parse('syncProject', i.syncProject, input)),
+    cancelSync: (input) => api.cancelSync(parse('cancelSync', i.cancelSync, input))
   }
 }
 
