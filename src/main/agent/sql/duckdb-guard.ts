@@ -71,6 +71,41 @@ export async function vetDuckDbQuery(connection: DuckDBConnection, sql: string, 
   return projectRoot ? rewritePaths(sql, paths, projectRoot) : sql
 }
 
+/**
+ * Views and macros stored in a database file run whatever they call when a query names them, so they are
+ * vetted like a query when the file is opened: a database whose definitions call enable_logging(), query()
+ * or a table function that is not a read is refused as a whole, with the view named.
+ */
+export async function vetStoredDefinitions(connection: DuckDBConnection): Promise<void> {
+  const views = await connection.runAndReadAll(
+    `SELECT 'view ' || view_name, sql FROM duckdb_views() WHERE NOT internal AND database_name = current_database()
+     UNION ALL
+     SELECT 'macro ' || function_name, CASE WHEN function_type = 'table_macro' THEN macro_definition ELSE 'SELECT ' || macro_definition END
+     FROM duckdb_functions() WHERE function_type IN ('macro', 'table_macro') AND NOT internal AND database_name = current_database()`
+  )
+  for (const [label, definition] of views.getRowsJson()) {
+    const tree = await parseDefinition(connection, String(definition ?? ''))
+    try {
+      if (tree === null) throw new StatementRefusedError('its definition could not be read back')
+      walk(tree, [])
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error)
+      throw new StatementRefusedError(`This database is not opened: its ${String(label)} does more than read (${why})`)
+    }
+  }
+}
+
+/** The parse tree of a stored definition: a view's `CREATE VIEW name AS <select>` or a macro's select. */
+async function parseDefinition(connection: DuckDBConnection, definition: string): Promise<unknown> {
+  const candidates = definition.startsWith('CREATE ') ? [...definition.matchAll(/ AS /g)].map((match) => definition.slice(match.index + 4)) : [definition]
+  for (const candidate of candidates) {
+    const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [candidate])
+    const tree: unknown = JSON.parse(String(reader.getRowsJson()[0]?.[0] ?? '{}'))
+    if (isRecord(tree) && tree.error !== true) return tree
+  }
+  return null
+}
+
 function walk(node: unknown, paths: PathLiteral[]): void {
   if (Array.isArray(node)) {
     for (const item of node) walk(item, paths)

@@ -1,5 +1,5 @@
 import { DuckDBInstance, JsonDuckDBValueConverter, StatementType, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api'
-import { READ_ONLY_HINT, vetDuckDbQuery } from './duckdb-guard'
+import { READ_ONLY_HINT, vetDuckDbQuery, vetStoredDefinitions } from './duckdb-guard'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from './query-result'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from './result-budget'
 
@@ -53,6 +53,7 @@ export async function openLockedDuckDb(path: string | null, access: DuckDbAccess
     try {
       if (access.allowedPaths.length > 0) await setup.run(`SET allowed_paths = ${sqlList(access.allowedPaths)}`)
       if (access.allowedDirectories.length > 0) await setup.run(`SET allowed_directories = ${sqlList(access.allowedDirectories)}`)
+      if (path !== null) await vetStoredDefinitions(setup)
       await setup.run('SET enable_external_access = false')
       for (const view of access.views ?? []) await setup.run(`CREATE VIEW main.${quoteName(view.name)} AS ${view.select}`)
       await setup.run('SET lock_configuration = true')

@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../../test/support/fixtures'
 import { writeFilesProject } from '../../data/data-files.testing'
+import { syncProject } from '../../data/sync'
+import { DuckDBInstance } from '@duckdb/node-api'
 import { executeSqlTool } from './execute-sql'
 import { makeToolContext } from './tool-context.testing'
 
@@ -131,6 +133,33 @@ describe('execute_sql never lets a query take the process down (#11 B1)', () => 
     const next = await executeSqlTool.invoke({ sql_query: 'SELECT 42 AS answer' }, ctx)
     expect(next.output).toContain('| 42 |')
     expect(existsSync(join(temp.dir, 'logs'))).toBe(false)
+  })
+
+  it('refuses to open a project database whose view or macro calls enable_logging; sync refuses it too', async () => {
+    const project = join(temp.dir, 'hostile')
+    mkdirSync(project)
+    const instance = await DuckDBInstance.create(join(project, 'hostile.duckdb'))
+    const connection = await instance.connect()
+    await connection.run('CREATE TABLE t AS SELECT 1 AS x')
+    await connection.run("CREATE VIEW innocent AS SELECT * FROM enable_logging(storage='file', storage_path='logs')")
+    await connection.run("CREATE MACRO m() AS TABLE SELECT * FROM enable_logging(storage='stdout')")
+    connection.closeSync()
+    instance.closeSync()
+    writeFileSync(join(project, 'nao_config.yaml'), 'databases:\n  - {name: hostile, type: duckdb, path: hostile.duckdb}\n')
+    const hostile = await makeToolContext(project)
+    try {
+      for (const sql of ['SELECT * FROM innocent', 'SELECT * FROM m()', 'SELECT 1']) {
+        const result = await executeSqlTool.invoke({ sql_query: sql }, hostile)
+        expect(result.ok).toBe(false)
+        expect(result.output).toMatch(/This database is not opened: its view innocent does more than read \(The table function enable_logging\(\) is not allowed/)
+      }
+    } finally {
+      hostile.close()
+    }
+    const synced = await syncProject(project)
+    expect(synced.errors).toEqual([expect.stringMatching(/^hostile: cannot open hostile\.duckdb as duckdb: This database is not opened/)])
+    expect(existsSync(join(project, 'logs'))).toBe(false)
+    expect((await executeSqlTool.invoke({ sql_query: 'SELECT 42 AS answer' }, ctx)).output).toContain('| 42 |')
   })
 
   it('turns an engine error into a tool error', async () => {
