@@ -3,7 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { StatementRefusedError } from './query-result'
 
 // What a DuckDB query may do is decided on DuckDB's own parse tree (json_serialize_sql), never on the text:
-// only SELECT statements (which include WITH, FROM-first, DESCRIBE, SHOW, SUMMARIZE, PIVOT) serialise, and
+// only SELECT statements (which include WITH, FROM-first, DESCRIBE, SHOW, SUMMARIZE) serialise, and
 // every table function they call must be one that only reads. Side-effect functions that ignore
 // lock_configuration (enable_logging writes log files or stdout from any later query and can abort the
 // process; query() runs arbitrary SQL text) are refused before the statement is bound.
