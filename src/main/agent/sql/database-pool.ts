@@ -1,6 +1,6 @@
 import { openSync, readSync, closeSync } from 'node:fs'
 import { basename, extname, relative } from 'node:path'
-import { dataFileFormat, dataFileReader, dataFileTableName, declaredDataFormat } from '../../data/data-files'
+import { dataFileDatabaseName, dataFileFormat, dataFileReader, dataFileTableName, declaredDataFormat } from '../../data/data-files'
 import { resolveInside, toProjectPath } from '../../project/safe-path'
 import type { ProjectSnapshot } from '../../project/types'
 import { openLockedDuckDb, runDuckDbQuery, type LockedDuckDb } from './duckdb-runner'
@@ -26,6 +26,8 @@ export interface LocalDatabase {
   file: string
   /** Postgres: where and as whom to connect. */
   server?: ServerConnection
+  /** Other names the model may use: the `database=` folder name sync gives it. */
+  aliases?: string[]
 }
 
 export interface DatabasePool {
@@ -55,7 +57,7 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
     if (!databaseId) return databases[0]
     const wanted = databaseId.trim().toLowerCase()
     const match = databases.find((db) =>
-      [db.id, db.file, basename(db.file), basename(db.file, extname(db.file))].some((name) => name.toLowerCase() === wanted)
+      [db.id, db.file, basename(db.file), basename(db.file, extname(db.file)), ...(db.aliases ?? [])].some((name) => name.toLowerCase() === wanted)
     )
     if (!match) throw new Error(`Unknown database_id "${databaseId}". Available: ${databases.map((db) => db.id).join(', ')}.`)
     return match
@@ -108,14 +110,15 @@ function discoverDatabases(project: ProjectSnapshot, projectFiles: readonly stri
   }
   for (const config of project.databases) {
     if (config.server) {
-      found.push({ id: config.name, engine: 'postgres', path: '', file: `${config.server.host}:${config.server.port}/${config.server.database}`, server: config.server })
+      const { host, port, database } = config.server
+      found.push({ id: config.name, engine: 'postgres', path: '', file: `${host}:${port}/${database}`, server: config.server, aliases: [database] })
       continue
     }
     const format = declaredDataFormat(config)
     if (format && config.path) {
       // A declared data file (or glob) is a view in the project-files database, under sync's table name.
       views.push({ name: dataFileTableName(config), select: `SELECT * FROM ${dataFileReader(config.path, format)}` })
-      found.push({ id: config.name, engine: 'duckdb', path: '', file: relative(project.root, config.path).split('\\').join('/') })
+      found.push({ id: config.name, engine: 'duckdb', path: '', file: relative(project.root, config.path).split('\\').join('/'), aliases: [dataFileDatabaseName(config)] })
       continue
     }
     if (config.path) add(config.name, config.path)

@@ -42,6 +42,12 @@ describe.skipIf(!available)('execute_sql on a live Postgres', () => {
     expect(result.output).toContain(`| ${expected} |`)
   })
 
+  it('answers under the database name sync gives the folder (database=shop) too', async () => {
+    const result = await executeSqlTool.invoke({ sql_query: 'SELECT count(*) AS n FROM crm.customers', database_id: 'shop' }, ctx)
+    expect(result.output).toContain('(database warehouse, postgres)')
+    expect(result.output).toContain('| 2 |')
+  })
+
   it('counts the rows it does not keep, without transferring them', async () => {
     const result = await run('SELECT * FROM generate_series(1, 100000) g')
     expect(result.output).toContain('… 99950 more rows (100000 total)')
