@@ -55,7 +55,10 @@ export async function openLockedDuckDb(path: string | null, access: DuckDbAccess
       if (access.allowedDirectories.length > 0) await setup.run(`SET allowed_directories = ${sqlList(access.allowedDirectories)}`)
       if (path !== null) await vetStoredDefinitions(setup)
       await setup.run('SET enable_external_access = false')
-      for (const view of access.views ?? []) await setup.run(`CREATE VIEW main.${quoteName(view.name)} AS ${view.select}`)
+      for (const view of access.views ?? []) {
+        // One unreadable file must not take the others down: its table is simply absent (sync reports why).
+        await setup.run(`CREATE VIEW main.${quoteName(view.name)} AS ${view.select}`).catch(() => undefined)
+      }
       await setup.run('SET lock_configuration = true')
     } finally {
       setup.closeSync()
