@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../../../test/support/fixtures'
+import { makeTempDir, REPO_ROOT } from '../../../../test/support/fixtures'
 import { ANALYST, postgresAvailable, postgresConfig, SHOP_SQL, startPostgres, type PostgresCluster } from '../../../../test/support/postgres-server'
 import { syncProject, SyncCancelledError } from '../../data/sync'
 import { loadProject } from '../../project/load'
@@ -173,6 +174,24 @@ describe.skipIf(!available)('sync from a live Postgres', () => {
     expect(project.tables.map((table) => `${table.type}/${table.database}/${table.schema}.${table.table}`)).toContain('postgres/shop/public.orders')
     temp.cleanup()
   })
+
+  it('runs from the real command line and exits (no connection left open)', async () => {
+    temp = makeTempDir()
+    writeFileSync(join(temp.dir, 'nao_config.yaml'), postgresConfig(cluster.port))
+    const child = spawn(join(REPO_ROOT, 'node_modules/.bin/tsx'), ['--tsconfig', 'tsconfig.node.json', 'src/main/cli.ts', 'sync', '--project', temp.dir], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, GLASSBOX_TEST_PG_PASSWORD: ANALYST.password },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()))
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    expect(code, output).toBe(0)
+    expect(output).not.toContain(ANALYST.password)
+    expect(existsSync(join(temp.dir, 'databases/type=postgres/database=shop/schema=public/table=orders/columns.md'))).toBe(true)
+    temp.cleanup()
+  }, 60_000)
 
   it('stops when cancelled; the tables written before stay complete', async () => {
     temp = makeTempDir()
