@@ -159,4 +159,16 @@ describe('execute_sql on SQLite', () => {
     const after = await executeSqlTool.invoke({ sql_query: 'SELECT count(*) AS n FROM orders', database_id: 'shop.sqlite' }, ctx)
     expect(after.output).toContain('| 3 |')
   })
+
+  it('cuts a 20 MB cell and stops at the byte budget, as the other engines do (#11 B2)', async () => {
+    const cell = await executeSqlTool.invoke({ sql_query: 'SELECT hex(zeroblob(10000000)) AS s', database_id: 'shop.sqlite' }, ctx)
+    const stored = ctx.queryStore.get(cell.output.match(/query_id: (\S+)/)?.[1] ?? '')
+    expect(String(stored?.rows[0][0])).toMatch(/^0{10000}… \[19,990,000 more characters\]$/)
+    const tight = { ...ctx, limits: { ...ctx.limits, maxResultBytes: 1024 * 1024 } }
+    const budget = await executeSqlTool.invoke(
+      { sql_query: 'WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 100000) SELECT i, hex(zeroblob(2500)) AS s FROM r', database_id: 'shop.sqlite' },
+      tight
+    )
+    expect(budget.output).toMatch(/… result truncated at 1 MB: \d+ rows kept, the rest was not read/)
+  })
 })
