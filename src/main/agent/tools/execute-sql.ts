@@ -51,11 +51,16 @@ export const executeSqlTool = createTool({
 })
 
 const MAX_CELL_CHARS = 200
+const CUT_MARKER = /… \[([\d,]+) more characters\]$/
 
 function markdownTable(columns: string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
   const cell = (value: unknown): string => {
     const text = (value === null ? 'NULL' : String(value)).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
-    return text.length > MAX_CELL_CHARS ? `${text.slice(0, MAX_CELL_CHARS)}… (${text.length - MAX_CELL_CHARS} more characters)` : text
+    if (text.length <= MAX_CELL_CHARS) return text
+    // A cell the engine budget already cut says how much it lost: count that too.
+    const cut = CUT_MARKER.exec(text)
+    const more = cut ? text.length - cut[0].length - MAX_CELL_CHARS + Number(cut[1].replaceAll(',', '')) : text.length - MAX_CELL_CHARS
+    return `${text.slice(0, MAX_CELL_CHARS)}… (${more} more characters)`
   }
   const lines = [`| ${columns.map(cell).join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`]
   for (const row of rows) lines.push(`| ${row.map(cell).join(' | ')} |`)
