@@ -5,6 +5,7 @@ import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTempDir, REPO_ROOT } from '../../../../test/support/fixtures'
 import { ANALYST, postgresAvailable, postgresConfig, SHOP_SQL, startPostgres, type PostgresCluster } from '../../../../test/support/postgres-server'
+import { createGlassbox } from '../../app/create-glassbox'
 import { syncProject, SyncCancelledError } from '../../data/sync'
 import { loadProject } from '../../project/load'
 import { executeSqlTool } from '../tools/execute-sql'
@@ -173,6 +174,19 @@ describe.skipIf(!available)('sync from a live Postgres', () => {
     const project = await loadProject(temp.dir)
     expect(project.tables.map((table) => `${table.type}/${table.database}/${table.schema}.${table.table}`)).toContain('postgres/shop/public.orders')
     temp.cleanup()
+  })
+
+  it('is stopped from the app (cancelSync) after the first table', async () => {
+    temp = makeTempDir()
+    writeFileSync(join(temp.dir, 'nao_config.yaml'), postgresConfig(cluster.port))
+    const glassbox = await createGlassbox({ dataDir: join(temp.dir, '.data'), projectPath: temp.dir, watch: false })
+    try {
+      glassbox.subscribe((event) => event.channel === 'sync-progress' && event.progress.done === 1 && void glassbox.cancelSync({}))
+      await expect(glassbox.syncProject({})).rejects.toThrow(/Sync cancelled after 1 of 3 tables/)
+    } finally {
+      await glassbox.close()
+      temp.cleanup()
+    }
   })
 
   it('runs from the real command line and exits (no connection left open)', async () => {
