@@ -99,6 +99,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   // picks another one in the app.
   let preselected = { endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : null, model: options.model ?? null }
   let current: ProjectSession | null = null
+  /** Running syncs, so cancelSync can stop them. */
+  const syncs = new Set<AbortController>()
   const extractions = new Set<Promise<unknown>>()
   let stopWatching: () => void = () => undefined
 
@@ -362,10 +364,20 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return evaluations.compare(before, after)
     },
     async syncProject() {
-      const result = await syncProject(session().snapshot().root, {
-        onProgress: (progress) => push({ channel: 'sync-progress', progress })
-      })
-      return { tables: result.tables }
+      const controller = new AbortController()
+      syncs.add(controller)
+      try {
+        const result = await syncProject(session().snapshot().root, {
+          signal: controller.signal,
+          onProgress: (progress) => push({ channel: 'sync-progress', progress })
+        })
+        return { tables: result.tables }
+      } finally {
+        syncs.delete(controller)
+      }
+    },
+    async cancelSync() {
+      for (const controller of syncs) controller.abort()
     },
     subscribe(listener) {
       listeners.add(listener)
