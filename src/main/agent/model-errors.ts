@@ -1,3 +1,5 @@
+import { isStaleConnection } from './model-fetch'
+
 // Turns what a local model server (or the connection to it) did wrong into one sentence an analyst can act on.
 
 export type ModelFailureKind =
@@ -28,6 +30,14 @@ export function classifyModelError(error: unknown, baseUrl: string, signal?: Abo
     return {
       kind: 'context-length',
       message: `The request is longer than the model's context window, so the server refused it (${oneLine(text)}). Start a new chat, shorten the question, or load the model with a larger context window.`
+    }
+  }
+  if (status === undefined && isStaleConnection(error) && /Connection error|fetch failed/i.test(text)) {
+    // The server took the connection and closed it before answering, twice (model-fetch retries once):
+    // it is running, so do not send the user off to start it.
+    return {
+      kind: 'disconnected',
+      message: `The model server at ${baseUrl} closed the connection before answering, also when asked again on a new connection. Try again; if it keeps happening, restart the server. (${oneLine(text)})`
     }
   }
   if (/ECONNREFUSED|Connection error|fetch failed|ENOTFOUND|EHOSTUNREACH|ECONNRESET.*connect/i.test(text) && status === undefined) {
