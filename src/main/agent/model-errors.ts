@@ -8,6 +8,7 @@ export type ModelFailureKind =
   | 'unreachable'
   | 'disconnected'
   | 'malformed'
+  | 'empty-response'
   | 'server-error'
   | 'cancelled'
 
@@ -52,6 +53,19 @@ export function classifyModelError(error: unknown, baseUrl: string, signal?: Abo
   return {
     kind: 'server-error',
     message: `The model server failed${status ? ` (HTTP ${status})` : ''}: ${oneLine(text)}`
+  }
+}
+
+/**
+ * HTTP 200 and a stream with no event at all: no text, no tool call, no finish reason. llama-cpp-python's
+ * server answers so when the request is longer than its context window.
+ */
+export function emptyStreamFailure(baseUrl: string): ModelFailure {
+  return {
+    kind: 'empty-response',
+    message:
+      `The model server at ${baseUrl} accepted the request but sent back nothing (an empty stream, no reason given). ` +
+      'Servers do this when the request is longer than the context window they were started with: set the window the server really uses in Settings, start a new chat, or shorten the question.'
   }
 }
 

@@ -130,7 +130,8 @@ export class RunManager {
       runId,
       chatId,
       testMode: input.testMode,
-      modelSupportsTools: model.tools ?? undefined
+      modelSupportsTools: model.tools ?? undefined,
+      maxOutputTokens: model.info.reservedOutput
     })
       .then((outcome) => {
         this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, outcome.error, outcome.usage)

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react'
-import type { ApiInputs } from '../../../../shared/api'
+import type { ApiInputs, RunDetail } from '../../../../shared/api'
 import type { PromptPreview } from '../../../../shared/prompt'
 import { useApp } from '../../state/app-state'
 import { messageTextOf, type Draft } from '../../state/draft'
@@ -75,6 +75,7 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
             <button className="link-button" onClick={onLeaveRun}>
               Back to live preview
             </button>
+            {run.outcome && <div className="run-outcome" data-testid="run-outcome">{run.outcome}</div>}
           </div>
         ) : (
           <div className="inspector-source">Live: what your next message would send{messageTextOf(draft) ? '' : ' (type to preview)'}.</div>
@@ -145,17 +146,43 @@ function MemorySnapshot({ preview }: { preview: PromptPreview }): React.JSX.Elem
   )
 }
 
-function useRunPrompt(runId: string | null): { preview: PromptPreview | null; loading: boolean; error: string | null } {
+interface RunPromptState {
+  preview: PromptPreview | null
+  /** How the run ended and what the server counted, in words. */
+  outcome: string | null
+  loading: boolean
+  error: string | null
+}
+
+/** "Cut at the output limit (2,048 tokens). Tokens: 1,200 in, 2,048 out." — usage the server did not report says so. */
+export function describeRunOutcome(run: Pick<RunDetail, 'stopReason' | 'usage' | 'status'>, reservedOutput: number | null): string | null {
+  if (run.status === 'running') return null
+  const limit = reservedOutput ? ` (${formatTokens(reservedOutput)} tokens)` : ''
+  const ending = run.stopReason === 'length' ? `Answer cut at the output limit${limit}. ` : ''
+  const usage = run.usage ? `Tokens counted by the server: ${formatTokens(run.usage.inputTokens)} in, ${formatTokens(run.usage.outputTokens)} out.` : 'Token usage: not reported by the server.'
+  return ending + usage
+}
+
+function useRunPrompt(runId: string | null): RunPromptState {
   const { api } = useApp()
-  const [state, setState] = useState<{ preview: PromptPreview | null; loading: boolean; error: string | null }>({ preview: null, loading: false, error: null })
+  const [state, setState] = useState<RunPromptState>({ preview: null, outcome: null, loading: false, error: null })
   useEffect(() => {
     if (!runId) return
     let cancelled = false
-    setState({ preview: null, loading: true, error: null })
+    setState({ preview: null, outcome: null, loading: true, error: null })
     api
       .getRun({ runId })
-      .then((run) => !cancelled && setState({ preview: run.prompt, loading: false, error: run.prompt ? null : 'This run has no recorded prompt.' }))
-      .catch((error: unknown) => !cancelled && setState({ preview: null, loading: false, error: errorMessage(error) }))
+      .then(
+        (run) =>
+          !cancelled &&
+          setState({
+            preview: run.prompt,
+            outcome: describeRunOutcome(run, run.prompt?.budget?.reservedOutput ?? null),
+            loading: false,
+            error: run.prompt ? null : 'This run has no recorded prompt.'
+          })
+      )
+      .catch((error: unknown) => !cancelled && setState({ preview: null, outcome: null, loading: false, error: errorMessage(error) }))
     return () => {
       cancelled = true
     }
