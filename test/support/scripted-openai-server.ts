@@ -75,6 +75,11 @@ export interface ScriptedServerOptions {
   lmStudioModels?: Record<string, unknown>
   /** Time a 'hang' turn waits at most. */
   hangLimitMs?: number
+  /**
+   * Offers llama.cpp's POST /apply-template (the messages' and tools' JSON as the "prompt") and POST
+   * /tokenize (this many tokens for the content); absent → 404, like servers that cannot count.
+   */
+  tokenizer?: (text: string) => number
 }
 
 export interface ScriptedServer {
@@ -151,6 +156,12 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     if (req.method === 'POST' && path === '/api/show' && options.ollamaShow) return sendJson(res, 200, options.ollamaShow)
     if (req.method === 'GET' && path === '/props' && options.llamaProps) return sendJson(res, 200, options.llamaProps)
     if (req.method === 'GET' && path === '/api/v0/models' && options.lmStudioModels) return sendJson(res, 200, options.lmStudioModels)
+    if (req.method === 'POST' && path === '/apply-template' && options.tokenizer && isRecord(recorded.body)) {
+      return sendJson(res, 200, { prompt: JSON.stringify([recorded.body.messages, recorded.body.tools ?? []]) })
+    }
+    if (req.method === 'POST' && path === '/tokenize' && options.tokenizer && isRecord(recorded.body) && typeof recorded.body.content === 'string') {
+      return sendJson(res, 200, { tokens: Array.from({ length: options.tokenizer(recorded.body.content) }, (_, index) => index) })
+    }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendJson(res, 404, { error: { message: `scripted server: no route ${req.method} ${path}` } })
     }
