@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { isLoopbackUrl, kindOf, SERVER_PRESETS, serverOrigin, type ServerKind, type ServerPreset } from './endpoints'
+import { modelFetch } from './model-fetch'
 
 // Which local servers are running, what models they serve, and each model's context window and
 // capabilities, read from the server's own endpoints. Every response is validated; anything odd means
@@ -194,7 +195,7 @@ async function fromLmStudio(baseUrl: string, modelId: string, base: ModelInfo, o
 
 async function getJson(url: string, options: DiscoveryOptions, postBody?: unknown): Promise<unknown> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 1_500)
-  const response = await fetch(url, {
+  const response = await modelFetch(url, {
     method: postBody === undefined ? 'GET' : 'POST',
     headers: postBody === undefined ? undefined : { 'content-type': 'application/json' },
     body: postBody === undefined ? undefined : JSON.stringify(postBody),
