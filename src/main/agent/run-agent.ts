@@ -34,8 +34,6 @@ export interface RunAgentOptions {
   temperature?: number
   /** Output cap per round (max_tokens): the output the budget reserved. None: the server's own limit. */
   maxOutputTokens?: number
-  /** Sampling seed (llama.cpp and others honour it): makes a run repeatable. */
-  seed?: number
 }
 
 export interface RunToolCall {
@@ -107,7 +105,6 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
     const request = toolless ? withToollessInstructions(options.messages, tools) : options.messages
     const round: RoundResult = await streamRound({
       model: streamingModel(options.endpoint, { temperature: options.temperature, maxTokens: options.maxOutputTokens }, toolless ? [] : tools),
-      seed: options.seed,
       endpoint: options.endpoint,
       messages: toLangChainMessages([...request, ...added]),
       knownTools: new Set(byName.keys()),

@@ -15,8 +15,6 @@ export interface RoundInput {
   /** Names that count as tool calls when a model writes them as JSON in its content. */
   knownTools: ReadonlySet<string>
   signal: AbortSignal
-  /** Sampling seed, for servers that honour it. */
-  seed?: number
   makeCallId: (position: number) => string
   onText: (text: string) => void
   onReasoning: (text: string) => void
@@ -69,7 +67,7 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
   if (input.signal.aborted) round.abort(input.signal.reason)
   else input.signal.addEventListener('abort', forwardAbort, { once: true })
   try {
-    const stream = await input.model.stream(input.messages, { signal: round.signal, ...(input.seed === undefined ? {} : { seed: input.seed }) })
+    const stream = await input.model.stream(input.messages, { signal: round.signal })
     for await (const chunk of stream) {
       chunks++
       const finish = chunk.response_metadata?.finish_reason
