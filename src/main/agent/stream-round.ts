@@ -86,7 +86,8 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
   } finally {
     input.signal.removeEventListener('abort', forwardAbort)
   }
-  if (!failure && chunks === 0) failure = emptyStreamFailure(input.endpoint.baseUrl)
+  if (!failure && input.signal.aborted) failure = classifyModelError(input.signal.reason, input.endpoint.baseUrl, input.signal)
+  else if (!failure && chunks === 0) failure = emptyStreamFailure(input.endpoint.baseUrl)
   route(splitter.flush())
 
   let toolCalls = calls.finish(input.makeCallId)
