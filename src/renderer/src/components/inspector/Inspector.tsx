@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'react'
-import type { ApiInputs, RunDetail } from '../../../../shared/api'
+import type { ApiInputs } from '../../../../shared/api'
 import type { PromptPreview } from '../../../../shared/prompt'
 import { useApp } from '../../state/app-state'
 import { messageTextOf, type Draft } from '../../state/draft'
 import { usePromptPreview } from '../../state/use-prompt-preview'
 import { DiagnosticsTab } from './DiagnosticsTab'
+import { describeRunOutcome } from './run-outcome'
 import { formatTokens, percent } from './format'
 import { MemoryTab } from './MemoryTab'
 import { RequestTab } from './RequestTab'
@@ -154,15 +155,6 @@ interface RunPromptState {
   error: string | null
 }
 
-/** "Cut at the output limit (2,048 tokens). Tokens: 1,200 in, 2,048 out." — usage the server did not report says so. */
-export function describeRunOutcome(run: Pick<RunDetail, 'stopReason' | 'usage' | 'status'>, reservedOutput: number | null): string | null {
-  if (run.status === 'running') return null
-  const limit = reservedOutput ? ` (${formatTokens(reservedOutput)} tokens)` : ''
-  const ending = run.stopReason === 'length' ? `Answer cut at the output limit${limit}. ` : ''
-  const usage = run.usage ? `Tokens counted by the server: ${formatTokens(run.usage.inputTokens)} in, ${formatTokens(run.usage.outputTokens)} out.` : 'Token usage: not reported by the server.'
-  return ending + usage
-}
-
 function useRunPrompt(runId: string | null): RunPromptState {
   const { api } = useApp()
   const [state, setState] = useState<RunPromptState>({ preview: null, outcome: null, loading: false, error: null })
@@ -177,7 +169,7 @@ function useRunPrompt(runId: string | null): RunPromptState {
           !cancelled &&
           setState({
             preview: run.prompt,
-            outcome: describeRunOutcome(run, run.prompt?.budget?.reservedOutput ?? null),
+            outcome: describeRunOutcome(run, run.prompt?.budget ?? null),
             loading: false,
             error: run.prompt ? null : 'This run has no recorded prompt.'
           })
