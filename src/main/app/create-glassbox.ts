@@ -18,6 +18,7 @@ import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } fro
 import { ModelResolver } from './model-resolver'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
+import { TokenCalibration } from './token-calibration'
 import { errorMessage } from '../../shared/error-message'
 
 // The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
@@ -93,7 +94,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   const push = (event: PushEvent): void => {
     for (const listener of listeners) listener(event)
   }
-  const models = new ModelResolver(options.serverPresets)
+  const models = new ModelResolver(options.serverPresets, new TokenCalibration(store.tokenScales))
   const runs = new RunManager(store, push, models.calibration)
   // `--endpoint`/`--model` preselect the model for this session, over the saved setting, until the user
   // picks another one in the app.
