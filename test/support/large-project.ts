@@ -30,7 +30,12 @@ const COLUMN_TYPES = ['int64', 'string', 'date', 'float64', 'boolean', 'timestam
 export function makeLargeProject(dir: string, shape: LargeProjectShape = LARGE_PROJECT): LargeProjectShape {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'RULES.md'), rulesText(shape.rulesBytes))
-  const databases = LARGE_PROJECT_ENGINES.map(({ type, database }) => `- name: ${database}\n  type: ${type}\n  accessors: [columns, preview, description]\n`)
+  const databases = LARGE_PROJECT_ENGINES.map(
+    ({ type, database }) =>
+      `- name: ${database}\n  type: ${type}\n  accessors: [columns, preview, description]\n` +
+      // A server needs where to connect (the project never does, offline; the config is still complete).
+      (type === 'postgres' ? `  host: 127.0.0.1\n  database: ${database}\n  user: analyst\n` : '')
+  )
   writeFileSync(join(dir, 'nao_config.yaml'), `project_name: large\ndatabases:\n${databases.join('')}`)
   writeFileSync(join(dir, '.naoignore'), 'templates/\n*.j2\n')
   for (let index = 0; index < shape.tables; index++) writeTable(dir, index, shape.columns ?? 8)
