@@ -8,6 +8,8 @@ import type { Diagnostic, MemoryCategory, PromptPreview } from './prompt'
 
 const id = z.string().min(1).max(200)
 const text = (max: number) => z.string().max(max)
+/** A model server address: http(s) only, checked at the boundary (#11: `javascript:…` was accepted). */
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address, e.g. http://127.0.0.1:11434/v1' }).max(2000)
 
 export const apiInputs = {
   openProject: z.strictObject({ path: text(4096).min(1) }),
@@ -48,7 +50,7 @@ export const apiInputs = {
   setMemoryEnabled: z.strictObject({ id: z.number().int().positive(), enabled: z.boolean() }),
   deleteMemory: z.strictObject({ id: z.number().int().positive() }),
   updateSettings: z.strictObject({
-    endpoint: text(2000).url().optional(),
+    endpoint: httpUrl.optional(),
     model: text(500).optional(),
     /** A smaller model on the same server for learning memories; null: the chat model. */
     memoryModel: text(500).nullable().optional(),

@@ -64,8 +64,6 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
   timezone?: string
   now?: Date
   forkSelection?: string
-  /** The command line previews any file the user names; the app only attaches project files. */
-  allowOutsideAttachments?: boolean
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
@@ -177,7 +175,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const testMode = input.testMode ?? current.testMode
     const chat = input.chatId ? store.chats.get(input.chatId) : null
     const extras = { attachments: input.attachments, tables: input.tables, skill: input.skill }
-    const { files, images } = await describeMessageFiles(snapshot, extras, { allowOutside: input.allowOutsideAttachments })
+    const { files, images } = await describeMessageFiles(snapshot, extras)
     const assemble = (model: PromptModelInfo) =>
       assemblePrompt({
         project: snapshot,

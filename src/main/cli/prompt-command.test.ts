@@ -55,13 +55,46 @@ describe('glassbox prompt', () => {
   })
 
   it('puts an attached image in the context block with the vision note', async () => {
-    const image = join(data.dir, 'chart.png')
-    writeFileSync(image, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0f1ef0000000049454e44ae426082', 'hex'))
-    const output = await promptJson('--project', NAO_EXAMPLE, '--question', 'a < b', '--attach', image)
-    expect(output.user).toContain('```json')
-    expect(output.user).toContain('"type": "image/png"')
-    expect(output.user.toLowerCase()).toContain('vision')
-    expect(output.user.endsWith('Question: a < b')).toBe(true)
+    const copy = copyNaoExample()
+    try {
+      const image = join(copy.dir, 'docs', 'chart.png')
+      mkdirSync(join(copy.dir, 'docs'), { recursive: true })
+      writeFileSync(image, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0f1ef0000000049454e44ae426082', 'hex'))
+      const output = await promptJson('--project', copy.dir, '--question', 'a < b', '--attach', image)
+      expect(output.user).toContain('```json')
+      expect(output.user).toContain('"type": "image/png"')
+      expect(output.user.toLowerCase()).toContain('vision')
+      expect(output.user.endsWith('Question: a < b')).toBe(true)
+    } finally {
+      copy.cleanup()
+    }
+  })
+
+  describe('--attach obeys the agent tools\' visibility rules (#11 B9)', () => {
+    let copy: ReturnType<typeof copyNaoExample>
+    beforeEach(() => {
+      copy = copyNaoExample()
+      mkdirSync(join(copy.dir, '.git'), { recursive: true })
+      writeFileSync(join(copy.dir, '.git', 'config'), 'SECRET-GIT-LINE url=https://token@example.invalid\n')
+      writeFileSync(join(copy.dir, '.naoignore'), 'private/\n')
+      mkdirSync(join(copy.dir, 'private'), { recursive: true })
+      writeFileSync(join(copy.dir, 'private', 'salaries.csv'), 'SECRET-SALARY-HEADER,amount\n')
+      writeFileSync(join(data.dir, 'outside.txt'), 'SECRET-OUTSIDE-LINE\n')
+    })
+    afterEach(() => copy.cleanup())
+
+    for (const [what, file] of [
+      ['a file under .git/', () => join(copy.dir, '.git', 'config')],
+      ['a file hidden by .naoignore', () => join(copy.dir, 'private', 'salaries.csv')],
+      ['a file outside the project', () => join(data.dir, 'outside.txt')]
+    ] as const) {
+      it(`refuses ${what}, and nothing of it is printed`, async () => {
+        const result = await cli(['prompt', '--data-dir', data.dir, '--project', copy.dir, '--json', '--question', 'q', '--attach', file()])
+        expect(result.code).toBe(1)
+        expect(result.stderr).toMatch(/^glassbox prompt: .*(hidden from the agent|outside the project)/)
+        expect(result.stdout + result.stderr).not.toMatch(/SECRET/)
+      })
+    }
   })
 
   it('shows each budget part against the context window', async () => {

@@ -53,7 +53,8 @@ export function resolveInside(rootReal: string, relOrAbs: string): string {
     throw new ProjectPathMissingError(relOrAbs, isSymlink(lexical) ? 'it is a broken symlink' : 'no such file or folder')
   }
   if (!isInside(root, real)) {
-    throw new PathOutsideProjectError(relOrAbs, `it is a symlink to ${real}, which is outside the project`)
+    // The target is not named: where a link points outside is not the project's to tell (it may be a secret path).
+    throw new PathOutsideProjectError(relOrAbs, 'it is a symlink that leads outside the project')
   }
   return real
 }
