@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { basename, extname, join, relative } from 'node:path'
 import picomatch from 'picomatch'
 import type { SyncProgress } from '../../shared/api'
@@ -128,6 +128,11 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
     if (!(error instanceof ProjectPathMissingError || error instanceof PathOutsideProjectError)) throw error
     const missing = error instanceof ProjectPathMissingError
     result.errors.push(missing ? `database file not found: ${shown} (declared in nao_config.yaml)` : error.message)
+    return null
+  }
+  if (!statSync(file).isFile()) {
+    // A named pipe or device declared as a database would block whatever opens it.
+    result.errors.push(`${shown} is not a regular file (a pipe, socket or device); only database files are read`)
     return null
   }
   let source: DataSource
