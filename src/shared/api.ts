@@ -177,6 +177,17 @@ export interface TestReport {
   cases: TestCaseResult[]
 }
 
+/** What a sync did (#13.9): files it wrote or removed, and files it left because it did not write them. */
+export interface SyncSummary {
+  tables: number
+  /** Project-relative files written or removed. */
+  changed?: string[]
+  /** Project-relative files sync would have rewritten but did not write itself (e.g. nao's own preview.md). */
+  changedBySomeoneElse?: string[]
+  /** One line per database that failed (e.g. databases/ linked outside the project). */
+  errors?: string[]
+}
+
 export interface SyncProgress {
   done: number
   total: number
@@ -215,7 +226,7 @@ export interface GlassboxApi {
   updateSettings(input: ApiInputs['updateSettings']): Promise<Settings>
   listModels(): Promise<ModelServerView[]>
   runTests(input: ApiInputs['runTests']): Promise<TestReport>
-  syncProject(input: ApiInputs['syncProject']): Promise<{ tables: number }>
+  syncProject(input: ApiInputs['syncProject']): Promise<SyncSummary>
   /** Subscribe to pushed events; returns the unsubscribe function. */
   subscribe(listener: (event: PushEvent) => void): () => void
 }

@@ -320,7 +320,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       const result = await syncProject(session().snapshot().root, {
         onProgress: (progress) => push({ channel: 'sync-progress', progress })
       })
-      return { tables: result.tables }
+      return { tables: result.tables, changed: result.changed, changedBySomeoneElse: result.changedBySomeoneElse, errors: result.errors }
     },
     subscribe(listener) {
       listeners.add(listener)
