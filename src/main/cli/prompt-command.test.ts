@@ -149,4 +149,17 @@ describe('glassbox prompt', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
     expect(result.stderr).toContain('project folder not found')
   })
+
+  it('finishes fast on a project whose RULES.md is 1 MB of one "word" (#11 B10)', async () => {
+    const copy = copyNaoExample()
+    try {
+      writeFileSync(join(copy.dir, 'RULES.md'), 'x'.repeat(1024 * 1024))
+      const started = Date.now()
+      const output = await promptJson('--project', copy.dir, '--question', 'How many orders?')
+      expect(Date.now() - started).toBeLessThan(15_000)
+      expect(output.sections.find((section: { id: string }) => section.id === 'user-rules').tokens).toBeGreaterThan(100_000)
+    } finally {
+      copy.cleanup()
+    }
+  })
 })
