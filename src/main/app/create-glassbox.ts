@@ -85,6 +85,8 @@ export class NoProjectOpenError extends Error {
 
 export async function createGlassbox(options: GlassboxOptions = {}): Promise<Glassbox> {
   const store = openStore(resolveDataDir(options.dataDir), { nativeBinding: options.nativeBinding })
+  // A run whose process was killed mid-way would otherwise show as still streaming for ever.
+  store.runs.markInterrupted()
   const now = options.now ?? (() => new Date())
   const listeners = new Set<(event: PushEvent) => void>()
   const push = (event: PushEvent): void => {
