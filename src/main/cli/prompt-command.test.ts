@@ -162,4 +162,18 @@ describe('glassbox prompt', () => {
       copy.cleanup()
     }
   })
+
+  it('reports an unclosed {{#each in agent/prompts/system.md as a diagnostic (#11)', async () => {
+    const copy = copyNaoExample()
+    try {
+      mkdirSync(join(copy.dir, 'agent', 'prompts'), { recursive: true })
+      writeFileSync(join(copy.dir, 'agent/prompts/system.md'), 'Tables:\n{{#each tables}}\n- {{name}}\n\n{{ nao_prompt }}\n')
+      const output = await promptJson('--project', copy.dir)
+      expect(output.overrideMode).toBe('wrapped')
+      expect(output.diagnostics).toContainEqual({ file: 'agent/prompts/system.md', problem: 'line 2: `{{#each` is never closed (no `{{/each}}`)' })
+      expect(output.diagnostics).toContainEqual({ file: 'agent/prompts/system.md', problem: expect.stringMatching(/sent to the model as written/) })
+    } finally {
+      copy.cleanup()
+    }
+  })
 })

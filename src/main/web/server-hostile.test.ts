@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { copyNaoExample, makeTempDir } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from '../app/create-glassbox'
@@ -41,6 +42,8 @@ afterAll(async () => {
   renderer.cleanup()
 })
 
+const errorOf = async (response: Response): Promise<string> => z.object({ error: z.string() }).parse(await response.json()).error
+
 function call(op: string, body: unknown, auth: 'header' | 'query' = 'header'): Promise<Response> {
   const query = auth === 'query' ? `?token=${encodeURIComponent(server.token)}` : ''
   return fetch(`${server.url}api/${op}${query}`, {
@@ -54,7 +57,7 @@ describe('web mode against hostile input (#11)', () => {
   it('refuses ?token= on an API call; the header works', async () => {
     const refused = await call('listChats', {}, 'query')
     expect(refused.status).toBe(401)
-    expect((await refused.json()).error).toMatch(/Authorization header/)
+    expect(await errorOf(refused)).toMatch(/Authorization header/)
     expect((await call('listChats', {})).status).toBe(200)
   })
 
@@ -69,9 +72,9 @@ describe('web mode against hostile input (#11)', () => {
     for (const endpoint of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,<script>1</script>']) {
       const response = await call('updateSettings', { endpoint })
       expect(response.status).toBe(400)
-      expect((await response.json()).error).toMatch(/endpoint: must be an http:\/\/ or https:\/\/ address/)
+      expect(await errorOf(response)).toMatch(/endpoint: must be an http:\/\/ or https:\/\/ address/)
     }
-    const settings = (await (await call('getSettings', {})).json()).result
+    const settings = z.object({ result: z.object({ endpoint: z.string().nullable() }) }).parse(await (await call('getSettings', {})).json()).result
     expect(settings.endpoint ?? '').not.toMatch(/javascript|file:|data:/)
   })
 
@@ -80,20 +83,20 @@ describe('web mode against hostile input (#11)', () => {
       const body = op === 'sendMessage' ? { chatId: 'no-such-chat', text: 'hi' } : { chatId: 'no-such-chat' }
       const response = await call(op, body)
       expect(response.status, op).toBe(404)
-      expect((await response.json()).error, op).toMatch(/no chat with id no-such-chat/i)
+      expect(await errorOf(response), op).toMatch(/no chat with id no-such-chat/i)
     }
     const run = await call('getRun', { runId: 'no-such-run' })
     expect(run.status).toBe(404)
   })
 
   it('refuses attachments under .git/, hidden by .naoignore, or outside the project (B9): 400, nothing sent', async () => {
-    const chat = (await (await call('createChat', {})).json()).result
+    const chat = z.object({ result: z.object({ id: z.string() }) }).parse(await (await call('createChat', {})).json()).result
     for (const attachment of ['.git/config', 'private/notes.txt', '/etc/hostname', '../../etc/passwd']) {
       for (const op of ['sendMessage', 'previewPrompt']) {
         const body = op === 'sendMessage' ? { chatId: chat.id, text: 'Read this', attachments: [attachment] } : { chatId: chat.id, question: 'Read this', attachments: [attachment] }
         const response = await call(op, body)
         expect(response.status, `${op} ${attachment}`).toBe(400)
-        const { error } = await response.json()
+        const error = await errorOf(response)
         expect(error).toMatch(/hidden from the agent|outside the project|out of the project/)
         expect(error).not.toMatch(/SECRET/)
       }
