@@ -1,7 +1,7 @@
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { createTool, ToolError } from './create-tool'
-import { filesUnder, readVisibleText, visiblePath } from './project-files'
+import { filesUnder, readVisibleText, shownPath, visiblePath } from './project-files'
 import { startPatternWorker, type ItemHits, type PatternWorker } from './pattern-worker'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -153,9 +153,10 @@ export const grepTool = createTool({
     const stop = stopNote(result)
     if (result.matches.length === 0) return `No match for /${result.pattern}/ in ${result.filesSearched} files.${stop ? `\n${stop}` : ''}`
     const blocks = result.matches.map((match) => {
-      const before = match.before.map((text, i) => `${match.file}-${match.line - match.before.length + i}- ${text}`)
-      const after = match.after.map((text, i) => `${match.file}-${match.line + 1 + i}- ${text}`)
-      return [...before, `${match.file}:${match.line}: ${match.text}`, ...after].join('\n')
+      const file = shownPath(match.file)
+      const before = match.before.map((text, i) => `${file}-${match.line - match.before.length + i}- ${text}`)
+      const after = match.after.map((text, i) => `${file}-${match.line + 1 + i}- ${text}`)
+      return [...before, `${file}:${match.line}: ${match.text}`, ...after].join('\n')
     })
     const more = result.moreMatches > 0 ? `\n… ${result.moreMatches} more matches (raise max_results or narrow the pattern)` : ''
     return blocks.join(result.matches.some((m) => m.before.length + m.after.length > 0) ? '\n--\n' : '\n') + more + (stop ? `\n${stop}` : '')
@@ -174,7 +175,7 @@ function stopNote(result: GrepResult): string {
       return `… stopped after ${stop.seconds} s (time limit) having searched ${searched}; narrow the path or glob.`
     case 'too-costly':
       return (
-        `… stopped: the pattern is too costly — it ran ${stop.seconds} s on ${stop.file} without finishing ` +
+        `… stopped: the pattern is too costly — it ran ${stop.seconds} s on ${shownPath(stop.file)} without finishing ` +
         `(nested repetition such as (a+)+ backtracks exponentially). Searched ${searched}; simplify the pattern.`
       )
     case 'cancelled':
