@@ -84,8 +84,10 @@ export function syncProject(root: string, options: SyncOptions = {}): Promise<Sy
   })
 }
 
-async function runSync(root: string, options: SyncOptions): Promise<SyncResult> {
-  const rootReal = realpathSync(root)
+async function runSync(givenRoot: string, options: SyncOptions): Promise<SyncResult> {
+  // Every path below is built on the real root, so "inside the project" and the paths reported agree.
+  const root = realpathSync(givenRoot)
+  const rootReal = root
   const configs = options.databases ? { databases: options.databases, problems: [] } : readDatabaseConfigs(root)
   const results: DatabaseSyncResult[] = []
   const plans: Plan[] = []

@@ -31,8 +31,15 @@ export type CommitProbe = (step: CommitStep, table: string) => void
 
 /** A write sync refused because the place it would land is outside the project (through a symlink). */
 export class WriteOutsideProjectError extends Error {
-  constructor(readonly where: string) {
-    super(`${where} leads outside the project (through a symlink); sync writes only inside the project, so nothing was written or removed there`)
+  constructor(
+    readonly where: string,
+    link: 'leads-outside' | 'is-a-link' = 'leads-outside'
+  ) {
+    super(
+      link === 'leads-outside'
+        ? `${where} leads outside the project (through a symlink); sync writes only inside the project, so nothing was written or removed there`
+        : `${where} is a symlink; sync replaces folders and does not write through links, so nothing was written or removed there`
+    )
     this.name = 'WriteOutsideProjectError'
   }
 }
@@ -58,9 +65,9 @@ export function assertWritableInside(rootReal: string, target: string): void {
   } catch {
     real = existing // a broken link on the way: its own location is what would be written through
   }
-  if (!isInside(rootReal, real) || (existing === target && lstatSync(target).isSymbolicLink())) {
-    throw new WriteOutsideProjectError(relative(rootReal, target).split(sep).join('/') || '.')
-  }
+  const where = relative(rootReal, target).split(sep).join('/') || '.'
+  if (!isInside(rootReal, real)) throw new WriteOutsideProjectError(where)
+  if (existing === target && lstatSync(target).isSymbolicLink()) throw new WriteOutsideProjectError(where, 'is-a-link')
 }
 
 /**
