@@ -33,7 +33,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return result.errors.length > 0 ? 1 : 0
 }
 
+/** Paths listed before "… N more": a big project's first sync changes thousands of files. */
+const MAX_LISTED = 20
+
 /** One path per line; JSON-quoted when it holds a control character (a newline in a table name must not forge a line). */
 function indented(paths: readonly string[]): string[] {
-  return paths.map((path) => `  ${/[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path}`)
+  const shown = paths.slice(0, MAX_LISTED).map((path) => `  ${/[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path}`)
+  return paths.length > MAX_LISTED ? [...shown, `  … ${paths.length - MAX_LISTED} more`] : shown
 }

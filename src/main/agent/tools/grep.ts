@@ -6,7 +6,7 @@ import { startPatternWorker, type ItemHits, type PatternWorker } from './pattern
 import { errorMessage } from '../../../shared/error-message'
 
 export const grepInput = z.object({
-  pattern: z.string().min(1).describe('Regular expression (JavaScript syntax) to look for.'),
+  pattern: z.string().min(1).max(2_000).describe('Regular expression (JavaScript syntax) to look for.'),
   path: z.string().optional().describe('Project-relative folder or file to search in; default: the whole project.'),
   glob: z.string().optional().describe('Only files whose path matches this glob, e.g. **/*.md'),
   case_insensitive: z.boolean().optional(),
@@ -57,18 +57,19 @@ export const grepTool = createTool({
   inputSchema: grepInput,
   async execute(input, ctx): Promise<GrepResult> {
     const flags = input.case_insensitive ? 'i' : ''
-    let worker: PatternWorker
-    try {
-      worker = startPatternWorker([{ source: input.pattern, flags }])
-    } catch (error) {
-      throw new ToolError(`Invalid regular expression ${input.pattern}: ${errorMessage(error)}`)
-    }
     const started = Date.now()
     const deadline = started + ctx.limits.searchTimeMs
     const scope = visiblePath(ctx.project, input.path ?? '')
     const inGlob = input.glob ? picomatch(input.glob, { dot: true }) : null
     const anywhere = input.glob && !input.glob.includes('/') ? picomatch(`**/${input.glob}`, { dot: true }) : null
     const files = filesUnder(ctx.project, scope).filter((file) => !inGlob || inGlob(file) || anywhere?.(file))
+    // Started last: every refusal above comes before there is a thread to stop.
+    let worker: PatternWorker
+    try {
+      worker = startPatternWorker([{ source: input.pattern, flags }])
+    } catch (error) {
+      throw new ToolError(`Invalid regular expression ${input.pattern}: ${errorMessage(error)}`)
+    }
     const maxResults = Math.min(input.max_results ?? ctx.limits.maxGrepResults, ctx.limits.maxGrepResults)
     const context = input.context_lines ?? 0
     const result: GrepResult = { pattern: input.pattern, matches: [], moreMatches: 0, filesSearched: 0, filesInScope: files.length, skipped: [], stopped: null }

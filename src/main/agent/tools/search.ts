@@ -6,7 +6,7 @@ import { cappedLines } from './project-files'
 import { errorMessage } from '../../../shared/error-message'
 
 export const searchInput = z.object({
-  pattern: z.string().min(1).describe('Glob over project-relative paths, e.g. **/columns.md or docs/**/*.md')
+  pattern: z.string().min(1).max(2_000).describe('Glob over project-relative paths, e.g. **/columns.md or docs/**/*.md')
 })
 
 export interface SearchResult {

@@ -291,8 +291,8 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
 /** One line for the sync notice: what changed, what was left alone and why (#13.9), and any failure. */
 function describeSync(result: SyncSummary): string {
   const parts = [`Synced ${result.tables} tables`]
-  const changed = result.changed?.length ?? 0
-  parts.push(changed === 0 ? 'no file changed' : `${changed} file${changed === 1 ? '' : 's'} changed`)
+  const changed = result.changed?.length
+  if (changed !== undefined) parts.push(changed === 0 ? 'no file changed' : `${changed} file${changed === 1 ? '' : 's'} changed`)
   const foreign = result.changedBySomeoneElse ?? []
   if (foreign.length > 0) parts.push(`${foreign.length} left untouched, not written by sync (e.g. ${foreign[0]})`)
   const errors = result.errors ?? []
