@@ -28,7 +28,15 @@ beforeAll(async () => {
   mkdirSync(join(project.dir, 'private'), { recursive: true })
   writeFileSync(join(project.dir, 'private', 'notes.txt'), 'SECRET-IGNORED-NOTE\n')
   writeFileSync(join(project.dir, '.naoignore'), 'private/\n')
-  model = await startScriptedServer({ script: () => ({ text: 'ok' }) })
+  writeFileSync(join(project.dir, 'docs', 'redos.md'), 'a'.repeat(30) + '!\n')
+  // Asked about "REDOS", the model greps with a pattern that backtracks exponentially on that line.
+  model = await startScriptedServer({
+    script: (request) => {
+      const sent = JSON.stringify(request.body)
+      const askedRedos = sent.includes('REDOS') && !sent.includes('"role":"tool"')
+      return askedRedos ? { toolCalls: [{ name: 'grep', args: { pattern: '^(a+)+$' } }] } : { text: 'ok' }
+    }
+  })
   glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, endpoint: model.url, model: 'scripted-model', watch: false, extractMemories: false })
   server = await startWebServer({ api: glassbox, rendererDir: renderer.dir })
 })
@@ -103,4 +111,20 @@ describe('web mode against hostile input (#11)', () => {
     }
     expect(JSON.stringify(model.chatRequests())).not.toMatch(/SECRET/)
   })
+
+  it('a catastrophic grep from the model (B3) leaves the server answering, and ends with "too costly"', async () => {
+    const chat = z.object({ result: z.object({ id: z.string() }) }).parse(await (await call('createChat', {})).json()).result
+    const sent = z.object({ result: z.object({ runId: z.string() }) }).parse(await (await call('sendMessage', { chatId: chat.id, text: 'REDOS please' })).json())
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    for (let probe = 0; probe < 5; probe++) {
+      const started = Date.now()
+      expect((await fetch(server.url)).status).toBe(200)
+      expect((await call('listChats', {})).status).toBe(200)
+      expect(Date.now() - started).toBeLessThan(1_000)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    await glassbox.waitForRun(sent.result.runId)
+    const tool = (await glassbox.getChat({ chatId: chat.id })).messages.at(-1)?.toolCalls?.find((call) => call.name === 'grep')
+    expect(tool?.output).toMatch(/too costly/)
+  }, 30_000)
 })
