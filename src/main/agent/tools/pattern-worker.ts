@@ -32,13 +32,16 @@ export interface PatternWorker {
 }
 
 // Plain JavaScript, evaluated in the worker: no module to resolve, so it runs the same under tsx, vitest and
-// the electron-vite bundle. It reports after every item so a timeout knows where the time went.
+// the electron-vite bundle. It reports what it has finished at least every REPORT_MS, so a deadline keeps
+// the results so far and knows whether one item held the pattern for long.
+const REPORT_MS = 20
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const patterns = workerData.patterns.map((p) => new RegExp(p.source, p.flags))
 const test = (text) => patterns.some((pattern) => { pattern.lastIndex = 0; return pattern.test(text) })
 parentPort.on('message', ({ id, items, mode }) => {
-  const hits = []
+  let pending = []
+  let reportedAt = Date.now()
   for (let index = 0; index < items.length; index++) {
     const found = []
     if (mode === 'whole') {
@@ -47,17 +50,21 @@ parentPort.on('message', ({ id, items, mode }) => {
       const lines = items[index].split(/\\r?\\n/)
       for (let line = 0; line < lines.length; line++) if (test(lines[line])) found.push(line)
     }
-    hits.push(found)
-    parentPort.postMessage({ id, progress: index + 1, found })
+    pending.push(found)
+    if (Date.now() - reportedAt >= ${REPORT_MS}) {
+      parentPort.postMessage({ id, hits: pending })
+      pending = []
+      reportedAt = Date.now()
+    }
   }
-  parentPort.postMessage({ id, done: true })
+  parentPort.postMessage({ id, hits: pending, done: true })
 })
 `
 
 interface WorkerReply {
   id: number
-  progress?: number
-  found?: number[]
+  /** Hits of the next items of the batch, in order. */
+  hits: ItemHits[]
   done?: boolean
 }
 
@@ -105,10 +112,8 @@ export function startPatternWorker(patterns: readonly PatternSource[]): PatternW
         }
         const onMessage = (reply: WorkerReply): void => {
           if (reply.id !== id) return
-          if (reply.found) {
-            hits.push(reply.found)
-            lastProgressAt = Date.now()
-          }
+          for (const hit of reply.hits) hits.push(hit)
+          lastProgressAt = Date.now()
           if (reply.done) finish({ kind: 'done', hits })
         }
         const onError = (error: Error): void => finish(error)
