@@ -121,6 +121,16 @@ export interface RunDetail {
   stopReason: string | null
   usage: { inputTokens: number; outputTokens: number } | null
   prompt: PromptPreview | null
+  /** Every request the run sent, round by round, exactly as it went over the wire (oldest first). */
+  requests?: RunRequestView[]
+}
+
+/** One request of a run: the body the HTTP client sent, byte for byte. */
+export interface RunRequestView {
+  round: number
+  url: string
+  body: string
+  sentAt: string
 }
 
 export interface MemoryView {

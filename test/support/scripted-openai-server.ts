@@ -55,6 +55,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders
   /** Parsed JSON body, or null when there was none / it was not JSON. */
   body: unknown
+  /** The body exactly as received (UTF-8), for byte-for-byte comparisons. */
+  rawBody: string
 }
 
 export type Script = Turn[] | ((request: RecordedRequest, chatIndex: number) => Turn)
@@ -137,7 +139,8 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
       method: req.method ?? 'GET',
       path,
       headers: req.headers,
-      body: parseJson(raw)
+      body: parseJson(raw),
+      rawBody: raw
     }
     requests.push(recorded)
 

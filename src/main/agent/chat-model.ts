@@ -1,4 +1,5 @@
 import { ChatOpenAI } from '@langchain/openai'
+import { withRequestCapture } from './request-capture'
 
 /** Where a model lives: a local OpenAI-compatible server and the model name it serves. */
 export interface ModelEndpoint {
@@ -24,7 +25,8 @@ export function createChatModel(endpoint: ModelEndpoint, options: ChatModelOptio
   return new ChatOpenAI({
     model: endpoint.model,
     apiKey: PLACEHOLDER_API_KEY,
-    configuration: { baseURL: endpoint.baseUrl },
+    // Fetch wrappers stack here; the capture one records each body exactly as sent (see request-capture.ts).
+    configuration: { baseURL: endpoint.baseUrl, fetch: withRequestCapture(globalThis.fetch) },
     streaming: options.streaming ?? true,
     useResponsesApi: false,
     maxRetries: 0,

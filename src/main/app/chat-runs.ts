@@ -1,4 +1,5 @@
 import { START_SERVER_GUIDANCE } from '../agent/endpoints'
+import { captureRequests } from '../agent/request-capture'
 import { runAgent, type RunOutcome } from '../agent/run-agent'
 import { createQueryStore } from '../agent/sql/query-store'
 import { createAgentTools, DEFAULT_TOOL_LIMITS, type AgentResultRecord, type ToolContext } from '../agent/tools'
@@ -120,18 +121,28 @@ export class RunManager {
       this.record(event, runId, answer.id, streamed)
       this.push({ channel: 'run', event })
     }
-    const done = runAgent({
-      endpoint,
-      messages: assembled.request,
-      tools,
-      toolContext,
-      signal: controller.signal,
-      onEvent,
-      runId,
-      chatId,
-      testMode: input.testMode,
-      modelSupportsTools: model.tools ?? undefined
-    })
+    // Every request the run makes is stored as sent, round by round, for the inspector.
+    const saveRequest = (request: { url: string; body: string }): void => {
+      try {
+        this.store.runs.saveRequest(runId, request)
+      } catch {
+        // The run goes on even if the store cannot keep this copy.
+      }
+    }
+    const done = captureRequests(saveRequest, () =>
+      runAgent({
+        endpoint,
+        messages: assembled.request,
+        tools,
+        toolContext,
+        signal: controller.signal,
+        onEvent,
+        runId,
+        chatId,
+        testMode: input.testMode,
+        modelSupportsTools: model.tools ?? undefined
+      })
+    )
       .then((outcome) => {
         this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, outcome.error, outcome.usage)
         return outcome
