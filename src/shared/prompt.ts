@@ -59,6 +59,10 @@ export interface Budget {
   trimmed: TrimRecord[]
   /** Tokens kept free because local tokenizers count differently from the estimator (not in `used`). */
   safetyMargin?: number
+  /** Where contextWindow came from ("llama.cpp /props n_ctx", "settings", "default — server did not say"…). */
+  contextSource?: string
+  /** How many of the oldest history messages were archived to fit (the model no longer sees them). */
+  archivedMessages?: number
 }
 
 export interface TextPart {

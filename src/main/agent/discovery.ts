@@ -84,6 +84,21 @@ export async function listModels(baseUrl: string, options: DiscoveryOptions & { 
   return Promise.all(listed.data.data.map((model) => describeModel(baseUrl, model.id, { ...options, kind, maxModelLen: model.max_model_len })))
 }
 
+/**
+ * One model as its server describes it, for a run or a preview: its `/v1/models` entry first (vLLM reports
+ * `max_model_len` only there), then the server's own endpoints — the same answer the model list gives.
+ */
+export async function describeServedModel(baseUrl: string, modelId: string, options: DiscoveryOptions & { kind?: ServerKind } = {}): Promise<ModelInfo> {
+  let maxModelLen: number | undefined
+  try {
+    const listed = openAiModelsSchema.safeParse(await getJson(`${baseUrl}/models`, options))
+    if (listed.success) maxModelLen = listed.data.data.find((model) => model.id === modelId)?.max_model_len
+  } catch {
+    // The server's own endpoints may still say.
+  }
+  return describeModel(baseUrl, modelId, { ...options, maxModelLen })
+}
+
 /** Context window and capabilities of one model; falls back to the configured window. */
 export async function describeModel(
   baseUrl: string,

@@ -66,6 +66,8 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
   forkSelection?: string
   /** The command line previews any file the user names; the app only attaches project files. */
   allowOutsideAttachments?: boolean
+  /** Ask the model server for its window before assembling (the command line); the app previews instantly. */
+  resolveModel?: boolean
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
@@ -200,7 +202,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         archiveSource: `chat:${input.chatId ?? 'new'}`,
         model
       })
-    const model = models.peek(current).info
+    const model = input.resolveModel ? (await models.resolve(current)).info : models.peek(current).info
     try {
       return assemble(model).preview
     } catch (error) {
