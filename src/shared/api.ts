@@ -72,6 +72,8 @@ export interface ProjectInfo {
   skills: { name: string; description: string; location: string }[]
   tests: string[]
   diagnostics: Diagnostic[]
+  /** Questions to offer in an empty chat: the project's test prompts, then its tables. */
+  examples?: string[]
 }
 
 export interface ChatSummary {

@@ -25,6 +25,8 @@ export type ScriptedFault =
   | 'context-length'
   /** Sends headers, then nothing until the client goes away (or `close()`, or 30 s). */
   | 'hang'
+  /** 404 "model not found", as Ollama answers for a model it does not have. */
+  | 'model-not-found'
 
 export interface Turn {
   /** Assistant text, streamed in chunks of `chunkSize` characters. */
@@ -175,6 +177,10 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
           code: 'context_length_exceeded'
         }
       })
+    }
+    if (turn.fault === 'model-not-found') {
+      const requested = typeof body.model === 'string' ? body.model : 'unknown'
+      return sendJson(res, 404, { error: { message: `model "${requested}" not found, try pulling it first`, type: 'not_found_error' } })
     }
     if (turn.fault === 'tools-unsupported' && Array.isArray(body.tools) && body.tools.length > 0) {
       return sendJson(res, 400, { error: { message: `registry.ollama.ai/library/${MODEL} does not support tools`, type: 'api_error' } })

@@ -12,6 +12,7 @@ import type { RunEvent, StopReason } from '../../shared/events'
 import type { RequestMessage } from '../../shared/prompt'
 import type { ResolvedModel } from './model-resolver'
 import { forkedFrom } from './message-inputs'
+import { explainRunFailure } from './run-failure'
 import { assemblePrompt } from './prompt-assembly'
 import { calibrationKey, type TokenCalibration } from './token-calibration'
 import type { ProjectSession } from './project-session'
@@ -112,6 +113,7 @@ export class RunManager {
     const streamed = { text: '', reasoning: '', savedAt: 0 }
     const budget = assembled.preview.budget
     let calibrated = false
+    const ending: RunEvent[] = []
     const onEvent = (event: RunEvent): void => {
       if (event.type === 'usage' && !calibrated && budget) {
         // The first round's prompt is exactly the request we estimated.
@@ -119,7 +121,9 @@ export class RunManager {
         this.calibration.record(calibrationKey(endpoint), budget.used - budget.reservedOutput, event.inputTokens)
       }
       this.record(event, runId, answer.id, streamed)
-      this.push({ channel: 'run', event })
+      // The ending is told once the run is stored, with the failure explained (see explainRunFailure).
+      if (event.type === 'error' || event.type === 'end') ending.push(event)
+      else this.push({ channel: 'run', event })
     }
     // Every request the run makes is stored as sent, round by round, for the inspector.
     const saveRequest = (request: { url: string; body: string }): void => {
@@ -143,8 +147,10 @@ export class RunManager {
         modelSupportsTools: model.tools ?? undefined
       })
     )
-      .then((outcome) => {
-        this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, outcome.error, outcome.usage)
+      .then(async (outcome) => {
+        const error = outcome.error === undefined ? undefined : await explainRunFailure(outcome.error, { endpoint, budget })
+        this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, error, outcome.usage)
+        for (const event of ending) this.push({ channel: 'run', event: event.type === 'error' && error !== undefined ? { ...event, message: error } : event })
         return outcome
       })
       .catch((error: unknown) => {
@@ -208,9 +214,9 @@ export class RunManager {
     error: string | undefined,
     usage: { inputTokens: number; outputTokens: number } | null
   ): void {
-    const shown = text === '' && error ? error : text
+    // The answer keeps only what the model wrote; the failure is said once, beside it (runs.error).
     this.store.chats.updateMessage(messageId, {
-      text: shown,
+      text,
       reasoning: reasoning === '' ? null : reasoning,
       status
     })
@@ -219,7 +225,7 @@ export class RunManager {
 
   /** Nothing was sent: the chat says why and what to do, and the run is stored as failed. */
   private failBeforeSending(runId: string, chatId: string, messageId: string, message: string): StartedRun {
-    this.finish(runId, messageId, message, '', 'failed', 'error', message, null)
+    this.finish(runId, messageId, '', '', 'failed', 'error', message, null)
     this.push({ channel: 'run', event: { type: 'run-start', runId, chatId, model: 'none' } })
     this.push({ channel: 'run', event: { type: 'error', runId, message } })
     this.push({ channel: 'run', event: { type: 'end', runId, stopReason: 'error', answer: '' } })

@@ -9,7 +9,7 @@ import { scheduleMemoryExtraction } from '../memory/extract'
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
 import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
-import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
+import type { ApiInputs, ChatDetail, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
 import { runProjectTests } from './evaluation'
@@ -244,7 +244,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return store.chats.create(session().projectId, { title, channel: channel ?? null })
     },
     async getChat({ chatId }) {
-      return store.chats.get(chatId)
+      return withRunErrors(store, store.chats.get(chatId))
     },
     async deleteChat({ chatId }) {
       store.chats.delete(chatId)
@@ -341,6 +341,19 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     }
   }
   return api
+}
+
+/** A failed answer carries its run's error, said once beside whatever the model wrote before it failed. */
+function withRunErrors(store: Store, chat: ChatDetail): ChatDetail {
+  if (!chat.messages.some((message) => message.status === 'failed' && message.runId)) return chat
+  return {
+    ...chat,
+    messages: chat.messages.map((message) => {
+      if (message.status !== 'failed' || !message.runId) return message
+      const error = store.runs.getRecord(message.runId).error
+      return error ? { ...message, error } : message
+    })
+  }
 }
 
 /** Every preset server (running or not, so the picker can say how to start one) plus a configured one. */
