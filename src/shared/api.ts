@@ -123,6 +123,8 @@ export interface RunDetail {
   stopReason: string | null
   usage: { inputTokens: number; outputTokens: number } | null
   prompt: PromptPreview | null
+  /** When the run started, i.e. when its prompt was built (ISO-8601). */
+  startedAt?: string
   /** Every request the run sent, round by round, exactly as it went over the wire (oldest first). */
   requests?: RunRequestView[]
 }
@@ -199,6 +201,8 @@ export type PushEvent =
   | { channel: 'project-changed'; project: ProjectInfo }
   | { channel: 'sync-progress'; progress: SyncProgress }
   | { channel: 'test-progress'; result: TestCaseResult }
+  /** Memories learned in the background from a chat (the UI says so quietly, with undo). */
+  | { channel: 'memory-learned'; chatId: string; memories: MemoryView[] }
 
 /** Every operation the UI can call: one function each, nothing generic. */
 export interface GlassboxApi {

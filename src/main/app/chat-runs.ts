@@ -81,7 +81,8 @@ export class RunManager {
         files: input.files,
         images: input.images,
         results: forkedFrom(chat, (id) => store.chats.message(id)),
-        memory: selectStoredMemories(store, session.projectId, { currentChatId: chatId }),
+        // A memory learned in this chat applies from the next message on (issue #13), like in any other chat.
+        memory: selectStoredMemories(store, session.projectId),
         tools,
         testMode: input.testMode,
         now: input.now,

@@ -162,9 +162,12 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       // After the answer: a local server often serves one request at a time, and the answer must never wait
       // for memory. close() waits for it, so the store is not closed under it.
       const memoryEndpoint = { baseUrl: endpoint.baseUrl, model: current.memoryModel ?? endpoint.model }
-      const extraction = started.done.then(() =>
-        scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint })
-      )
+      const extraction = started.done
+        .then(() => scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint }))
+        .then((result) => {
+          if (result.status === 'saved' && result.inserted.length > 0) push({ channel: 'memory-learned', chatId, memories: result.inserted })
+          return result
+        })
       extractions.add(extraction)
       void extraction.finally(() => extractions.delete(extraction))
     }
@@ -188,7 +191,6 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         images,
         results: forkedFrom(chat, (id) => store.chats.message(id)),
         memory: selectStoredMemories(store, project.projectId, {
-          currentChatId: input.chatId ?? null,
           budgetTokens: input.memoryBudget ?? current.memoryBudget,
           memoryEnabled: current.memoryEnabled
         }),

@@ -154,6 +154,7 @@ export class RunsRepo {
       stopReason: run.stopReason,
       usage: run.usage,
       prompt: this.loadPrompt(runId),
+      startedAt: run.startedAt,
       requests: this.requests(runId)
     }
   }
