@@ -51,7 +51,7 @@ export function TestsPanel(): React.JSX.Element {
                 <span className="spinner small" /> Running {finished}/{tests.length}…
               </>
             ) : (
-              `Run all ${tests.length} tests`
+              tests.length === 1 ? 'Run the 1 test' : `Run all ${tests.length} tests`
             )}
           </button>
           {report && (
