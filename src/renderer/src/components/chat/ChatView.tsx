@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react'
-import type { ModelServerView, Settings } from '../../../../shared/api'
+import type { ChatMessageView, ModelServerView, Settings } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'
+import { usePromptPreview } from '../../state/use-prompt-preview'
 import { EMPTY_DRAFT, isDraftEmpty, type Draft } from '../../state/draft'
 import { readTable, type TableData } from '../../state/tool-data'
 import type { ChatController } from '../../state/use-chat'
@@ -95,6 +96,9 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
     // submit reads the current draft; this runs once per chat opened to send.
   }, [autoSend, loadedChatId, activeChatId])
 
+  // Where the next request's history starts: the same fit the inspector shows, for this chat.
+  const historyFit = usePromptPreview(activeChatId && !busy ? { chatId: activeChatId, question: '' } : null, 300)
+  const archivedThroughId = useMemo(() => lastArchivedMessage(chat?.messages ?? [], historyFit.preview?.budget?.archivedMessages ?? 0), [chat?.messages, historyFit.preview])
   const disabledReason = !hasModel ? 'Start a model server to chat (see above); the inspector already previews your prompt.' : null
   const modelWarning = undetectedModel(settings, models)
 
@@ -152,7 +156,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
           </div>
         </div>
       ) : (
-        chat && <MessageList chatId={chat.id} messages={messages} busy={busy} actions={actions} onFork={onFork} />
+        chat && <MessageList chatId={chat.id} messages={messages} busy={busy} actions={actions} onFork={onFork} archivedThroughId={archivedThroughId} />
       )}
       {sending && !busy && (
         <div className="sending-line muted small" data-testid="sending">
@@ -177,4 +181,15 @@ function undetectedModel(settings: Settings | null, models: ModelServerView[] | 
   if (!server || server.models.some((model) => model.id === settings.model)) return null
   const served = server.models.map((model) => model.id)
   return `The model “${settings.model}” is not among those ${server.baseUrl} serves${served.length > 0 ? ` (${served.join(', ')})` : ''}; messages are sent to it anyway and will fail if the server does not have it. Pick a detected model in the model picker.`
+}
+
+/** The chat message that is the last of the `archived` oldest history messages (as the history is built). */
+function lastArchivedMessage(messages: readonly ChatMessageView[], archived: number): string | null {
+  if (archived <= 0) return null
+  let counted = 0
+  for (const message of messages) {
+    if (message.text.trim() === '' || message.status === 'streaming') continue
+    if (++counted === archived) return message.id
+  }
+  return null
 }

@@ -25,7 +25,10 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
   const highlight = useRef<HTMLElement>(null)
   const text = useRef<HTMLPreElement>(null)
   const selected = preview.sections.find((section) => section.id === selectedId) ?? null
-  const total = useMemo(() => preview.sections.reduce((sum, section) => sum + section.tokens, 0), [preview.sections])
+  // One number for one thing: the whole system prompt as the Request tab counts it. Sections nest (a memory
+  // inside ## Memory), so adding them up would count the nested ones twice.
+  const topLevelTokens = useMemo(() => topLevel(preview.sections).reduce((sum, section) => sum + section.tokens, 0), [preview.sections])
+  const total = preview.budget?.parts.find((part) => part.name === 'system')?.tokens ?? topLevelTokens
 
   // Scroll only the prompt text, so the outline stays where the user clicked.
   useEffect(() => {
@@ -41,7 +44,9 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
         <span className="muted small">{OVERRIDE_TEXT[preview.overrideMode]}</span>
         <span className="spacer" />
         <span className="muted small">
-          {preview.sections.length} sections · {formatTokens(total)} tokens
+          <span data-testid="system-total">
+            {preview.sections.length} sections · {formatTokens(total)} tokens
+          </span>
         </span>
       </div>
       {preview.overrideMode === 'runtime' && <div className="notice">This run was given a complete system prompt; sections, memory and overrides below do not apply.</div>}
@@ -92,5 +97,12 @@ function OutlineItem(props: { section: PromptSection; total: number; selected: b
         </div>
       )}
     </li>
+  )
+}
+
+/** Sections not inside another one (ranges nest: a memory item lies within the Memory section). */
+export function topLevel(sections: readonly PromptSection[]): PromptSection[] {
+  return sections.filter(
+    (section) => !sections.some((other) => other !== section && other.start <= section.start && other.end >= section.end && (other.start < section.start || other.end > section.end))
   )
 }
