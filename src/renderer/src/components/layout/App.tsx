@@ -86,9 +86,10 @@ export function App(): React.JSX.Element {
             ⟨ Inspector
           </button>
         )}
+        {/* Inside the chat pane, at its top: notices never cover the composer, the inspector or the sidebar. */}
+        <Toasts />
       </main>
       {project && inspectorOpen && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => setInspectorOpen(false)} />}
-      <Toasts />
     </div>
   )
 }
