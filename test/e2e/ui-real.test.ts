@@ -90,7 +90,7 @@ describe('web UI on the real services', () => {
 
   it('attaches a table with @ and shows its columns.md in the user prompt', async () => {
     const { page } = ui
-    await page.getByRole('button', { name: 'How did revenue evolve month by month?' }).click()
+    // The composer is there at first open: no chat needs to exist to type (issue #13).
     const composer = page.getByTestId('composer')
     await composer.pressSequentially('Revenue by status in @ord')
     await expect.poll(() => page.getByTestId('mention-menu').textContent()).toContain('@orders')

@@ -80,17 +80,18 @@ async function closedPort(): Promise<number> {
 async function ask(page: Page, question: string): Promise<void> {
   // The chat is virtualised: count nothing, watch the newest answer's id change instead.
   const newest = page.locator('[data-role="assistant"]').last()
-  const before = (await newest.count()) > 0 ? await newest.getAttribute('data-message-id') : null
+  const before = (await newest.count()) > 0 ? await newest.getAttribute('data-message-id', { timeout: 500 }).catch(() => null) : null
   await page.getByTestId('composer').fill(question)
   await page.keyboard.press('Enter')
   try {
-    await expect.poll(async () => ((await newest.count()) > 0 ? await newest.getAttribute('data-message-id') : null), { timeout: 15_000 }).not.toBe(before)
+    await expect.poll(async () => ((await newest.count()) > 0 ? await newest.getAttribute('data-message-id', { timeout: 500 }).catch(() => before) : null), { timeout: 20_000 }).not.toBe(before)
     await expect.poll(() => page.locator('[data-role="user"]').last().textContent(), { timeout: 5_000 }).toContain(question)
   } catch (error) {
     await page.screenshot({ path: join(REPO_ROOT, 'test-results', 'screenshots', 'truth-failed-ask.png') })
     throw error
   }
-  await expect.poll(() => newest.getAttribute('data-status'), { timeout: 20_000 }).not.toBe('streaming')
+  // Rows re-render while the answer streams: read the status briefly each time rather than wait on one row.
+  await expect.poll(() => newest.getAttribute('data-status', { timeout: 500 }).catch(() => 'streaming'), { timeout: 30_000 }).not.toBe('streaming')
 }
 
 async function saveSettings(page: Page, fields: { endpoint?: string; model?: string; contextWindow?: string }): Promise<void> {
@@ -246,8 +247,9 @@ describe('issue #13: the UI tells the truth', () => {
     expect(max).toBeLessThanOrEqual(1000)
     // One preview across tabs until reset.
     await page.getByTestId('memory-budget').fill('0')
-    await page.getByTestId('memory-trial').waitFor()
+    await expect.poll(() => page.locator('.memory-tab-status').textContent()).toContain('preview, not saved')
     await tab(page, 'System')
+    await page.getByTestId('memory-trial').waitFor()
     await expect.poll(() => page.getByTestId('system-text').textContent(), { timeout: 10_000 }).not.toContain('Always show revenue in EUR.')
     expect(await page.getByTestId('memory-trial').isVisible()).toBe(true)
     await ui.screenshot('truth-07-memory-trial-across-tabs')
@@ -310,6 +312,7 @@ describe('issue #13: the UI tells the truth', () => {
     await saveSettings(page, { endpoint: model.url, model: 'scripted-model', contextWindow: '12000' })
     await page.getByTestId('nav-settings').click()
     await page.getByTestId('new-chat').click()
+    await expect.poll(() => page.locator('[data-role="assistant"]').count()).toBe(0)
     await ask(page, 'Write an essay about the orders table')
     await ask(page, 'Another essay, please')
     await page.getByTestId('archive-marker').waitFor({ timeout: 15_000 })

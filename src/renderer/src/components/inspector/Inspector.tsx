@@ -85,7 +85,7 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
           <div className="inspector-source">Live: what your next message would send{messageTextOf(draft) ? '' : ' (type to preview)'}.</div>
         )}
         {preview && <Summary preview={preview} />}
-        {!runId && memoryBudget !== null && (
+        {!runId && memoryBudget !== null && tab !== 'memory' && (
           <div className="notice small memory-trial" data-testid="memory-trial">
             Previewing a memory budget of {formatTokens(memoryBudget)} tokens in every tab (saved: {formatTokens(savedBudget)}).{' '}
             <button className="link-button" onClick={() => void updateSettings({ memoryBudget }).then(() => setTriedBudget(null))}>
