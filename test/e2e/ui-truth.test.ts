@@ -12,6 +12,9 @@ import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
 // Issue #13 — the UI tells the truth. The real services (store in a temp folder, a copy of the nao example,
 // DuckDB) behind web mode, scripted OpenAI-compatible servers on loopback, the real renderer in Chromium.
 
+/** The page's clipboard, for the functions evaluated in the browser (the Node types have no DOM). */
+declare const navigator: { clipboard: { readText(): Promise<string> } }
+
 const MONTHLY_SQL = "SELECT strftime(order_date, '%Y-%m') AS month, SUM(amount) AS revenue FROM orders GROUP BY 1 ORDER BY 1"
 /** True for the nao example's jaffle_shop.duckdb: 2018-01 496, 2018-02 415, 2018-03 622, 2018-04 139. */
 const trueAnswer = (queryId: string): string =>
@@ -304,6 +307,11 @@ describe('issue #13: the UI tells the truth', () => {
     await expect.poll(() => page.getByTestId('model-picker').textContent(), { timeout: 10_000 }).not.toContain('(not detected)')
     expect(await page.getByTestId('model-picker').textContent()).toContain('second-model')
     expect(await page.getByTestId('model-picker').inputValue()).toBe(`${second.url}|second-model`)
+    // This server says nothing of its window (like llama-cpp-python): the budget says so.
+    await tab(page, 'Request')
+    await expect.poll(() => page.getByTestId('context-source').textContent(), { timeout: 10_000 }).toContain('Context window: unknown — set it in settings.')
+    expect(await page.locator('.inspector-summary').textContent()).toContain('window unknown')
+    await ui.screenshot('truth-10b-window-unknown')
     await page.getByTestId('nav-settings').click()
   }, 60_000)
 

@@ -47,7 +47,11 @@ export class ModelResolver {
   /** What each model's server reported about our token estimates. */
   readonly calibration = new TokenCalibration()
 
-  constructor(private readonly presets: readonly ServerPreset[] = SERVER_PRESETS) {}
+  constructor(
+    private readonly presets: readonly ServerPreset[] = SERVER_PRESETS,
+    /** How soon a server that did not say its window is asked again. */
+    private readonly unknownWindowRetryMs = UNKNOWN_WINDOW_RETRY_MS
+  ) {}
 
   /** The endpoint a run would use, asking the servers when nothing is configured. */
   private async endpointFor(settings: Settings): Promise<EndpointChoice> {
@@ -122,7 +126,7 @@ export class ModelResolver {
           // A failed look-up, or a server that did not say its window, is asked again later: the server may
           // not have been started yet, or may report the window once the model is loaded.
           if (info === null) this.described.delete(key)
-          else if (info.contextWindow === null) setTimeout(() => this.described.get(key) === pending && this.described.delete(key), UNKNOWN_WINDOW_RETRY_MS).unref()
+          else if (info.contextWindow === null) setTimeout(() => this.described.get(key) === pending && this.described.delete(key), this.unknownWindowRetryMs).unref()
           return info
         })
       this.described.set(key, pending)

@@ -141,6 +141,11 @@ function Summary({ preview }: { preview: PromptPreview }): React.JSX.Element {
         </span>
       )}
       {budget && budget.trimmed.length > 0 && <span className="badge warn">{budget.trimmed.length} trimmed</span>}
+      {budget?.contextSource?.startsWith('default') && (
+        <span className="badge warn" title={`The server did not say its context window; ${formatTokens(budget.contextWindow)} tokens is a guess. Set it in Settings.`}>
+          window unknown
+        </span>
+      )}
     </div>
   )
 }
