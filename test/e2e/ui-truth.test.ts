@@ -161,8 +161,13 @@ describe('issue #13: the UI tells the truth', () => {
     await expect.poll(() => page.getByTestId('budget').textContent(), { timeout: 10_000 }).toContain('of 32,768 tokens')
     expect(await page.getByTestId('context-source').textContent()).toBe('Context window 32,768 tokens, from vLLM /v1/models max_model_len')
     await ui.screenshot('truth-02-context-window')
-    const cli = await runCli(['prompt', '--project', glassbox.session().snapshot().root, '--data-dir', makeTempDir().dir, '--endpoint', model.url, '--model', 'scripted-model', '--question', 'hi', '--json'])
-    expect(JSON.parse(cli.stdout).budget).toMatchObject({ contextWindow: 32768, contextSource: 'vLLM /v1/models max_model_len' })
+    const cliData = makeTempDir()
+    try {
+      const cli = await runCli(['prompt', '--project', glassbox.session().snapshot().root, '--data-dir', cliData.dir, '--endpoint', model.url, '--model', 'scripted-model', '--question', 'hi', '--json'])
+      expect(JSON.parse(cli.stdout).budget).toMatchObject({ contextWindow: 32768, contextSource: 'vLLM /v1/models max_model_len' })
+    } finally {
+      cliData.cleanup()
+    }
     await page.getByTestId('composer').fill('')
   }, 60_000)
 
