@@ -204,7 +204,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         archiveSource: `chat:${input.chatId ?? 'new'}`,
         model
       })
-    const model = input.resolveModel ? (await models.resolve(current)).info : models.peek(current).info
+    const model = (input.resolveModel ? await models.resolve(current) : await models.peekSoon(current)).info
     try {
       return assemble(model).preview
     } catch (error) {

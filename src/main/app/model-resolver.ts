@@ -16,6 +16,8 @@ export const DEFAULT_CONTEXT_SOURCE = 'default — server did not say'
 export const SETTINGS_CONTEXT_SOURCE = 'settings'
 /** A server that did not report its window is asked again after this long (it may load a model meanwhile). */
 const UNKNOWN_WINDOW_RETRY_MS = 5_000
+/** How long a preview waits for a look-up in flight before it uses what is known. */
+const PREVIEW_WAIT_MS = 600
 const MAX_RESERVED_OUTPUT = 2048
 const DISCOVERY_TIMEOUT_MS = 1500
 
@@ -44,6 +46,7 @@ export class ModelResolver {
   private readonly settled = new Map<string, ModelInfo | null>()
   /** The model a run without a named model would use, per configured endpoint (see automaticEndpoint). */
   private readonly automatic = new Map<string, ModelEndpoint | null>()
+  private readonly automaticPending = new Map<string, Promise<unknown>>()
   /** What each model's server reported about our token estimates. */
   readonly calibration = new TokenCalibration()
 
@@ -96,20 +99,54 @@ export class ModelResolver {
   }
 
   /**
+   * For previews: what discovery knows, after waiting briefly for a look-up in flight, so the first preview
+   * already uses the window the run will (a loopback server answers in milliseconds).
+   */
+  async peekSoon(settings: Settings, waitMs = PREVIEW_WAIT_MS): Promise<ResolvedModel> {
+    const deadline = Date.now() + waitMs
+    // Twice at most: the automatic model is found first, then described.
+    for (let pass = 0; pass < 2; pass++) {
+      this.peek(settings)
+      const waiting = this.inFlight(settings)
+      const left = deadline - Date.now()
+      if (!waiting || left <= 0) break
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([waiting, new Promise((resolve) => (timer = setTimeout(resolve, left)))])
+      clearTimeout(timer)
+    }
+    return this.peek(settings)
+  }
+
+  /** The look-up a preview for these settings would wait for, if one has not settled yet. */
+  private inFlight(settings: Settings): Promise<unknown> | null {
+    if (!settings.endpoint || !settings.model) {
+      const key = automaticKey(settings)
+      const choice = this.automatic.get(key)
+      if (choice === null) return this.automaticPending.get(key) ?? null
+      if (!choice) return null
+      return this.settled.has(keyOf(choice)) ? null : (this.described.get(keyOf(choice)) ?? null)
+    }
+    const key = keyOf({ baseUrl: normalizeBaseUrl(settings.endpoint), model: settings.model })
+    return this.settled.has(key) ? null : (this.described.get(key) ?? null)
+  }
+
+  /**
    * With no model named, a run takes the first one found; previews use the same one once it is known (and
    * start looking for it), so the budget is checked against the window the run will have.
    */
   private automaticEndpoint(settings: Settings): ModelEndpoint | null {
-    const key = `${settings.endpoint ?? ''}\n${settings.model ?? ''}`
+    const key = automaticKey(settings)
     const known = this.automatic.get(key)
     if (known === undefined) {
       this.automatic.set(key, null)
-      void this.endpointFor(settings)
+      const pending = this.endpointFor(settings)
         .then((choice) => {
           if (choice.endpoint) this.automatic.set(key, choice.endpoint)
           else this.automatic.delete(key)
         })
         .catch(() => this.automatic.delete(key))
+        .finally(() => this.automaticPending.delete(key))
+      this.automaticPending.set(key, pending)
     }
     return known ?? null
   }
@@ -156,6 +193,10 @@ export class ModelResolver {
       tools: described?.tools ?? null
     }
   }
+}
+
+function automaticKey(settings: Settings): string {
+  return `${settings.endpoint ?? ''}\n${settings.model ?? ''}`
 }
 
 function keyOf(endpoint: ModelEndpoint): string {
