@@ -70,3 +70,10 @@ describe('a failed run says why and what to do, once', () => {
     expect(error).toMatch(/connection to the model server .* was lost mid-answer/)
   })
 })
+
+it('drops the client library’s troubleshooting links from a reason', async () => {
+  const { withoutLibraryLinks } = await import('./run-failure')
+  const raw =
+    'The model server failed (HTTP 500): 500 boom\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langchain/errors/MODEL_NOT_FOUND/\n (see https://platform.openai.com/docs/guides/error-codes)'
+  expect(withoutLibraryLinks(raw)).toBe('The model server failed (HTTP 500): 500 boom')
+})

@@ -6,7 +6,7 @@ import type { Budget } from '../../shared/prompt'
 // A failed run's one message: the reason the model client gave, cleaned of library links, and what to do
 // about it, with what only the app knows (the configured endpoint, the models it serves, the budget used).
 
-const LIBRARY_LINK = /\s*(?:Troubleshooting URL:\s*)?https?:\/\/(?:docs\.langchain\.com|js\.langchain\.com|python\.langchain\.com|platform\.openai\.com|help\.openai\.com)\S*/gi
+const LIBRARY_LINK = /\s*(?:Troubleshooting URL:\s*)?https?:\/\/(?:docs\.langchain\.com|js\.langchain\.com|python\.langchain\.com|platform\.openai\.com|help\.openai\.com)[^\s)]*/gi
 const UNREACHABLE = /could not reach the model server/i
 const CONTEXT_WINDOW = /context window/i
 const UNKNOWN_MODEL = /HTTP 404|model .{0,80}(?:not found|does not exist|not loaded|unknown)|no such model|unknown model/i
@@ -26,7 +26,13 @@ function format(tokens: number): string {
 }
 
 export function withoutLibraryLinks(message: string): string {
-  return message.replace(LIBRARY_LINK, '').replace(/\(\s*\)/g, '').replace(/\s+\)/g, ')').trim()
+  return message
+    .replace(LIBRARY_LINK, '')
+    .replace(/\(\s*(?:see)?\s*\)/gi, '')
+    .replace(/[ \t]*\n\s*/g, ' ')
+    .replace(/\s+\)/g, ')')
+    .replace(/ {2,}/g, ' ')
+    .trim()
 }
 
 export interface FailureContext {

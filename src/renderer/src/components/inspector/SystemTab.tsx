@@ -27,7 +27,8 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
   const selected = preview.sections.find((section) => section.id === selectedId) ?? null
   // One number for one thing: the whole system prompt as the Request tab counts it. Sections nest (a memory
   // inside ## Memory), so adding them up would count the nested ones twice.
-  const topLevelTokens = useMemo(() => topLevel(preview.sections).reduce((sum, section) => sum + section.tokens, 0), [preview.sections])
+  const outer = useMemo(() => new Set(topLevel(preview.sections).map((section) => section.id)), [preview.sections])
+  const topLevelTokens = useMemo(() => preview.sections.filter((section) => outer.has(section.id)).reduce((sum, section) => sum + section.tokens, 0), [preview.sections, outer])
   const total = preview.budget?.parts.find((part) => part.name === 'system')?.tokens ?? topLevelTokens
 
   // Scroll only the prompt text, so the outline stays where the user clicked.
@@ -52,7 +53,7 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
       {preview.overrideMode === 'runtime' && <div className="notice">This run was given a complete system prompt; sections, memory and overrides below do not apply.</div>}
       <ol className="outline" data-testid="outline">
         {preview.sections.map((section) => (
-          <OutlineItem key={section.id} section={section} total={total} selected={section.id === selectedId} onSelect={() => setSelectedId(section.id === selectedId ? null : section.id)} />
+          <OutlineItem key={section.id} section={section} total={total} nested={!outer.has(section.id)} selected={section.id === selectedId} onSelect={() => setSelectedId(section.id === selectedId ? null : section.id)} />
         ))}
         {preview.sections.length === 0 && <li className="muted small">No section map for this prompt.</li>}
       </ol>
@@ -73,11 +74,11 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
   )
 }
 
-function OutlineItem(props: { section: PromptSection; total: number; selected: boolean; onSelect(): void }): React.JSX.Element {
+function OutlineItem(props: { section: PromptSection; total: number; nested: boolean; selected: boolean; onSelect(): void }): React.JSX.Element {
   const { section } = props
   const share = props.total > 0 ? (section.tokens / props.total) * 100 : 0
   return (
-    <li className={`outline-item ${props.selected ? 'selected' : ''}`}>
+    <li className={`outline-item ${props.selected ? 'selected' : ''} ${props.nested ? 'nested' : ''}`} title={props.nested ? 'Part of the section above: its tokens are counted there too' : undefined}>
       <button onClick={props.onSelect} title={`${section.component} · characters ${section.start}–${section.end}`}>
         <span className="outline-title">{section.title}</span>
         <span className="outline-tokens">{formatTokens(section.tokens)}</span>
