@@ -166,7 +166,14 @@ export interface ModelServerView {
   label: string
   baseUrl: string
   running: boolean
-  models: { id: string; contextWindow: number | null; vision: boolean | null; tools: boolean | null }[]
+  models: {
+    id: string
+    contextWindow: number | null
+    vision: boolean | null
+    tools: boolean | null
+    /** Where contextWindow came from, in the inspector's words. */
+    contextSource?: string
+  }[]
   error?: string
 }
 

@@ -159,6 +159,9 @@ describe('issue #13: the UI tells the truth', () => {
   it('uses one context window — picker, budget bar and prompt --json — and says where it came from', async () => {
     const { page } = ui
     expect(await page.getByTestId('model-picker').textContent()).toContain('scripted-model · 32k ctx')
+    expect(await page.getByTestId('model-picker').locator('option', { hasText: 'scripted-model · 32k ctx' }).getAttribute('title')).toBe(
+      'Context window 32,768 tokens, from vLLM /v1/models max_model_len'
+    )
     await page.getByTestId('composer').fill('How many orders are there?')
     await tab(page, 'Request')
     await expect.poll(() => page.getByTestId('budget').textContent(), { timeout: 10_000 }).toContain('of 32,768 tokens')

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { detectServers, listModels } from '../agent/discovery'
+import { detectServers, listModels, type ModelInfo } from '../agent/discovery'
 import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
 import { syncProject } from '../data/sync'
@@ -358,6 +358,10 @@ function withRunErrors(store: Store, chat: ChatDetail): ChatDetail {
   }
 }
 
+function modelView({ id, contextWindow, contextSource, vision, tools }: ModelInfo): ModelServerView['models'][number] {
+  return { id, contextWindow, vision, tools, ...(contextWindow ? { contextSource } : {}) }
+}
+
 /** Every preset server (running or not, so the picker can say how to start one) plus a configured one. */
 async function listModelServers(configured: string | null): Promise<ModelServerView[]> {
   const detected = await detectServers({ timeoutMs: 800 })
@@ -368,13 +372,13 @@ async function listModelServers(configured: string | null): Promise<ModelServerV
       label: preset.label,
       baseUrl: preset.baseUrl,
       running: server !== undefined,
-      models: (server?.models ?? []).map(({ id, contextWindow, vision, tools }) => ({ id, contextWindow, vision, tools }))
+      models: (server?.models ?? []).map(modelView)
     }
   })
   if (configured && !views.some((view) => view.baseUrl === configured)) {
     try {
       const models = await listModels(configured, { timeoutMs: 1500 })
-      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(({ id, contextWindow, vision, tools }) => ({ id, contextWindow, vision, tools })) })
+      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(modelView) })
     } catch (error) {
       views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: false, models: [], error: errorMessage(error) })
     }
