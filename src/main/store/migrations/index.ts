@@ -3,8 +3,9 @@ import { initial } from './0010-initial'
 import { memoryTokens } from './0020-memory-tokens'
 import { memoryCounts } from './0030-memory-counts'
 import { runRequests } from './0050-run-requests'
+import { evaluations } from './0060-evaluations'
 
 /** Every schema step in order. Append only: a released step is never edited, a new file fixes it. */
-export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, runRequests]
+export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, runRequests, evaluations]
 
 checkRegistry(MIGRATIONS)

@@ -68,7 +68,7 @@ export function App(): React.JSX.Element {
         ) : view === 'settings' ? (
           <SettingsPanel />
         ) : view === 'tests' ? (
-          <TestsPanel />
+          <TestsPanel onInspectRun={inspectRun} />
         ) : (
           <ChatView
             controller={controller}
