@@ -1,12 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import type { FetchLike } from './model-fetch'
 
 // Records every request body exactly as it goes over the wire, where the HTTP request is made: a fetch
 // wrapper of the composable `(fetch) => fetch` shape handed to the OpenAI client (other wrappers, such as
 // retries, stack around it). Chat models are cached and shared by runs, so the wrapper does not know the
 // run itself: whoever wants the bodies runs its code inside `captureRequests(onRequest, work)`, and every
 // request made by that work — however deep in the client library — is reported to `onRequest`.
-
-export type FetchLike = typeof fetch
 
 export interface CapturedRequest {
   url: string

@@ -31,7 +31,7 @@ it('budgets against the default while the server does not say, then uses the win
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
   const address = server.address()
   const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`
-  const resolver = new ModelResolver([], 20)
+  const resolver = new ModelResolver([], undefined, 20)
 
   const first = await resolver.resolve(settings(endpoint))
   expect(first.info.contextWindow).toBe(DEFAULT_CONTEXT_WINDOW)

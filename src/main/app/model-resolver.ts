@@ -3,7 +3,7 @@ import { describeServedModel, detectServers, listModels, type ModelInfo } from '
 import { normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import type { Settings } from '../../shared/api'
 import type { PromptModelInfo } from './prompt-assembly'
-import { calibrationKey, TokenCalibration } from './token-calibration'
+import { TokenCalibration } from './token-calibration'
 import { errorMessage } from '../../shared/error-message'
 
 // Which model a run talks to and what it can take: the endpoint and model from the settings, else the first server detected on loopback; its context window from the server itself,
@@ -47,11 +47,11 @@ export class ModelResolver {
   /** The model a run without a named model would use, per configured endpoint (see automaticEndpoint). */
   private readonly automatic = new Map<string, ModelEndpoint | null>()
   private readonly automaticPending = new Map<string, Promise<unknown>>()
-  /** What each model's server reported about our token estimates. */
-  readonly calibration = new TokenCalibration()
 
   constructor(
     private readonly presets: readonly ServerPreset[] = SERVER_PRESETS,
+    /** What each model's server taught us about our token estimates (kept in the store by the app). */
+    readonly calibration: TokenCalibration = new TokenCalibration(),
     /** How soon a server that did not say its window is asked again. */
     private readonly unknownWindowRetryMs = UNKNOWN_WINDOW_RETRY_MS
   ) {}
@@ -187,7 +187,7 @@ export class ModelResolver {
         hasVision: described?.vision ?? false,
         supportsPromptCache: false,
         contextSource,
-        tokenScale: endpoint ? this.calibration.scale(calibrationKey(endpoint)) : 1
+        tokenScale: endpoint ? this.calibration.scale(endpoint) : 1
       },
       contextSource,
       tools: described?.tools ?? null

@@ -54,6 +54,7 @@ export const promptPreviewParts = {
     parts: z.array(z.object({ name: z.string(), tokens: z.number() })),
     trimmed: z.array(z.object({ part: z.string(), detail: z.string(), tokensSaved: z.number() })),
     safetyMargin: z.number().optional(),
+    serverCounted: z.number().optional(),
     contextSource: z.string().optional(),
     archivedMessages: z.number().optional()
   })

@@ -5,6 +5,7 @@ import { useApp } from '../../state/app-state'
 import { messageTextOf, type Draft } from '../../state/draft'
 import { usePromptPreview } from '../../state/use-prompt-preview'
 import { DiagnosticsTab } from './DiagnosticsTab'
+import { describeRunOutcome } from './run-outcome'
 import { formatTokens, percent } from './format'
 import { DisabledMemories, MemoryTab, useMemories } from './MemoryTab'
 import { RequestTab } from './RequestTab'
@@ -80,6 +81,7 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
             <button className="link-button" onClick={onLeaveRun}>
               Back to live preview
             </button>
+            {run.outcome && <div className="run-outcome" data-testid="run-outcome">{run.outcome}</div>}
           </div>
         ) : (
           <div className="inspector-source">Live: what your next message would send{messageTextOf(draft) ? '' : ' (type to preview)'}.</div>
@@ -198,6 +200,8 @@ function MemorySnapshot({ preview, startedAt }: { preview: PromptPreview; starte
 
 interface RunView {
   preview: PromptPreview | null
+  /** How the run ended and what the server counted, in words. */
+  outcome: string | null
   requests: RunRequestView[] | undefined
   startedAt: string | undefined
   loading: boolean
@@ -206,7 +210,7 @@ interface RunView {
 
 function useRunPrompt(runId: string | null): RunView {
   const { api, revision } = useApp()
-  const [state, setState] = useState<RunView>({ preview: null, requests: undefined, startedAt: undefined, loading: false, error: null })
+  const [state, setState] = useState<RunView>({ preview: null, outcome: null, requests: undefined, startedAt: undefined, loading: false, error: null })
   useEffect(() => {
     if (!runId) return
     let cancelled = false
@@ -216,9 +220,16 @@ function useRunPrompt(runId: string | null): RunView {
       .then(
         (run) =>
           !cancelled &&
-          setState({ preview: run.prompt, requests: run.requests, startedAt: run.startedAt, loading: false, error: run.prompt ? null : 'This run has no recorded prompt.' })
+          setState({
+            preview: run.prompt,
+            outcome: describeRunOutcome(run, run.prompt?.budget ?? null),
+            requests: run.requests,
+            startedAt: run.startedAt,
+            loading: false,
+            error: run.prompt ? null : 'This run has no recorded prompt.'
+          })
       )
-      .catch((error: unknown) => !cancelled && setState({ preview: null, requests: undefined, startedAt: undefined, loading: false, error: errorMessage(error) }))
+      .catch((error: unknown) => !cancelled && setState({ preview: null, outcome: null, requests: undefined, startedAt: undefined, loading: false, error: errorMessage(error) }))
     return () => {
       cancelled = true
     }
