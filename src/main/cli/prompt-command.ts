@@ -1,6 +1,8 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createGlassbox } from '../app/create-glassbox'
+import { MessageInputError } from '../app/message-inputs'
+import { AttachmentError } from '../prompt/user/attachments'
 import type { CliIo } from '../cli'
 import type { PromptPreview } from '../../shared/prompt'
 import { CliError } from './cli-error'
@@ -20,6 +22,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       'fork-selection': { type: 'string' },
       timezone: { type: 'string' },
       now: { type: 'string' },
+      endpoint: { type: 'string' },
+      model: { type: 'string' },
       'data-dir': { type: 'string' },
       json: { type: 'boolean', default: false }
     },
@@ -28,16 +32,21 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   })
   const project = requireProject(values.project)
   const now = values.now === undefined ? undefined : parseNow(values.now)
-  return withGlassbox(createGlassbox({ dataDir: values['data-dir'], projectPath: project, watch: false }), async (glassbox) => {
+  return withGlassbox(createGlassbox({ dataDir: values['data-dir'], projectPath: project, endpoint: values.endpoint, model: values.model, watch: false }), async (glassbox) => {
     const preview = await glassbox.preview({
       question: values.question,
       attachments: values.attach.map((file) => resolve(file)),
-      allowOutsideAttachments: true,
       testMode: values['test-mode'],
       channel: values.channel ?? null,
       timezone: values.timezone,
       now,
-      forkSelection: values['fork-selection']
+      forkSelection: values['fork-selection'],
+      // The budget is checked against the window the server reports, as a run would be.
+      resolveModel: values.endpoint !== undefined || values.model !== undefined
+    }).catch((error: unknown) => {
+      // A refused attachment is the user's input, not a failure of the program: one line, exit 1.
+      if (error instanceof MessageInputError || error instanceof AttachmentError) throw new CliError(error.message)
+      throw error
     })
     io.stdout(values.json ? JSON.stringify(preview, null, 2) + '\n' : describe(preview))
     return 0
@@ -60,7 +69,7 @@ function describe(preview: PromptPreview): string {
   }
   if (preview.budget) {
     const { budget } = preview
-    lines.push('', `=== Budget: ${budget.used} of ${budget.contextWindow} tokens ===`)
+    lines.push('', `=== Budget: ${budget.used} of ${budget.contextWindow} tokens (context window: ${budget.contextSource ?? 'unknown source'}) ===`)
     for (const part of budget.parts) lines.push(`${part.name.padEnd(10)} ${String(part.tokens).padStart(6)}`)
     for (const trim of budget.trimmed) lines.push(`trimmed ${trim.part}: ${trim.detail} (${trim.tokensSaved} tokens)`)
   }

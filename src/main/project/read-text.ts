@@ -1,5 +1,4 @@
-import { open, stat } from 'node:fs/promises'
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import { NotRegularFileError, readRegularFile, readRegularFileSyncWithInfo } from './regular-file'
 import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import { errorMessage } from '../../shared/error-message'
 
@@ -44,22 +43,40 @@ export async function readProjectText(root: string, relPath: string, maxBytes: n
     throw error
   }
   try {
-    // Checked before opening: opening a named pipe would wait forever for a writer.
-    if (!(await stat(real)).isFile()) return { ok: false, problem: 'is not a regular file; skipped' }
-    const handle = await open(real, 'r')
-    try {
-      const info = await handle.stat()
-      const length = Math.min(info.size, maxBytes)
-      const buffer = Buffer.alloc(length)
-      const { bytesRead } = await handle.read(buffer, 0, length, 0)
-      const cut = bytesRead < info.size
-      const decoded = decodeUtf8(buffer.subarray(0, bytesRead), cut)
-      if (!decoded.ok) return decoded
-      return { ok: true, real, text: decoded.text, size: info.size, mtimeMs: info.mtimeMs, cut }
-    } finally {
-      await handle.close()
-    }
+    const read = await readRegularFile(real, maxBytes)
+    const cut = read.bytes.length < read.size
+    const decoded = decodeUtf8(read.bytes, cut)
+    if (!decoded.ok) return decoded
+    return { ok: true, real, text: decoded.text, size: read.size, mtimeMs: read.mtimeMs, cut }
   } catch (error) {
+    if (error instanceof NotRegularFileError) return { ok: false, problem: 'is not a regular file; skipped' }
+    return { ok: false, problem: `could not be read (${describeError(error)}); skipped` }
+  }
+}
+
+/**
+ * readProjectText without the thread pool, for the project model's many small files (300 skills at open):
+ * five pool round trips per file cost more than the reads themselves on a busy machine. Same guard, same
+ * checks, same results; callers keep each call short (the files are capped) and yield between them.
+ */
+export function readProjectTextSync(root: string, relPath: string, maxBytes: number): TextRead | TextRefused {
+  let real: string
+  try {
+    real = resolveInside(root, relPath)
+  } catch (error) {
+    if (error instanceof PathOutsideProjectError || error instanceof ProjectPathMissingError) {
+      return { ok: false, problem: error.message }
+    }
+    throw error
+  }
+  try {
+    const read = readRegularFileSyncWithInfo(real, maxBytes)
+    const cut = read.bytes.length < read.size
+    const decoded = decodeUtf8(read.bytes, cut)
+    if (!decoded.ok) return decoded
+    return { ok: true, real, text: decoded.text, size: read.size, mtimeMs: read.mtimeMs, cut }
+  } catch (error) {
+    if (error instanceof NotRegularFileError) return { ok: false, problem: 'is not a regular file; skipped' }
     return { ok: false, problem: `could not be read (${describeError(error)}); skipped` }
   }
 }
@@ -89,42 +106,4 @@ export function formatBytes(bytes: number): string {
 function describeError(error: unknown): string {
   if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code
   return errorMessage(error)
-}
-
-/**
- * readProjectText without the thread pool, for the project model's many small files (300 skills at open):
- * five pool round trips per file cost more than the reads themselves on a busy machine. Same checks, same
- * results; callers keep each call short (the files are capped) and yield between them.
- */
-export function readProjectTextSync(root: string, relPath: string, maxBytes: number): TextRead | TextRefused {
-  let real: string
-  try {
-    real = resolveInside(root, relPath)
-  } catch (error) {
-    if (error instanceof PathOutsideProjectError || error instanceof ProjectPathMissingError) {
-      return { ok: false, problem: error.message }
-    }
-    throw error
-  }
-  try {
-    // Checked before opening: opening a named pipe would wait forever for a writer.
-    if (!statSync(real).isFile()) return { ok: false, problem: 'is not a regular file; skipped' }
-    // Non-blocking: were the file swapped for a pipe after the check, opening it must not hang the process.
-    const fd = openSync(real, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK)
-    try {
-      const info = fstatSync(fd)
-      if (!info.isFile()) return { ok: false, problem: 'is not a regular file; skipped' }
-      const length = Math.min(info.size, maxBytes)
-      const buffer = Buffer.alloc(length)
-      const bytesRead = readSync(fd, buffer, 0, length, 0)
-      const cut = bytesRead < info.size
-      const decoded = decodeUtf8(buffer.subarray(0, bytesRead), cut)
-      if (!decoded.ok) return decoded
-      return { ok: true, real, text: decoded.text, size: info.size, mtimeMs: info.mtimeMs, cut }
-    } finally {
-      closeSync(fd)
-    }
-  } catch (error) {
-    return { ok: false, problem: `could not be read (${describeError(error)}); skipped` }
-  }
 }
