@@ -9,7 +9,13 @@ import type { Diagnostic, MemoryCategory, PromptPreview } from './prompt'
 const id = z.string().min(1).max(200)
 const text = (max: number) => z.string().max(max)
 
+// Issue #16 (daily-use features): renaming a chat.
+const chatExtrasInputs = {
+  renameChat: z.strictObject({ chatId: id, title: text(500).min(1) })
+}
+
 export const apiInputs = {
+  ...chatExtrasInputs,
   openProject: z.strictObject({ path: text(4096).min(1) }),
   listChats: z.strictObject({ search: text(500).optional() }),
   createChat: z.strictObject({ title: text(500).optional(), channel: text(50).optional() }),
@@ -102,6 +108,27 @@ export interface ChatMessageView {
   status?: 'streaming' | 'done' | 'failed' | 'cancelled'
   /** Why the run failed (status 'failed'), in words the user can act on. */
   error?: string
+  /** User message: the question this is a version of (its versions share it); absent before any version. */
+  turnId?: string
+  /** Assistant message: how its run went (model, timing, tokens), once the run is stored. */
+  figures?: MessageFigures
+}
+
+/** Per-answer figures shown under it. Times in milliseconds; null when not known (e.g. a run that never started). */
+export interface MessageFigures {
+  model: string
+  firstTokenMs: number | null
+  totalMs: number | null
+  inputTokens: number | null
+  outputTokens: number | null
+}
+
+/** An earlier version of a question and what followed it, kept when the user regenerated or edited it. */
+export interface ChatVersionView {
+  id: string
+  /** The `turnId` of the live user message it is a version of. */
+  turnId: string
+  messages: ChatMessageView[]
 }
 
 export interface ChatDetail extends ChatSummary {
@@ -109,6 +136,8 @@ export interface ChatDetail extends ChatSummary {
   /** The message a fork was made from (its answer goes into the context block as an earlier result). */
   parentMessageId?: string | null
   messages: ChatMessageView[]
+  /** Earlier versions of questions in `messages`, oldest first. */
+  versions?: ChatVersionView[]
 }
 
 export interface RunDetail {
@@ -196,6 +225,7 @@ export interface GlassboxApi {
   createChat(input: ApiInputs['createChat']): Promise<ChatSummary>
   getChat(input: ApiInputs['getChat']): Promise<ChatDetail>
   deleteChat(input: ApiInputs['deleteChat']): Promise<void>
+  renameChat(input: ApiInputs['renameChat']): Promise<ChatSummary>
   forkChat(input: ApiInputs['forkChat']): Promise<ChatSummary>
   sendMessage(input: ApiInputs['sendMessage']): Promise<{ runId: string }>
   stopRun(input: ApiInputs['stopRun']): Promise<void>

@@ -146,7 +146,8 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         runId: 'run-seed',
         toolCalls: [sqlCall('seed-1'), chartCall('seed-2'), followUps('seed-3')],
         createdAt: now(),
-        status: 'done'
+        status: 'done',
+        figures: { model: 'qwen2.5-coder:7b', firstTokenMs: 640, totalMs: 8210, inputTokens: 5230, outputTokens: 214 }
       }
     ])
     seedChat('Top customers', [
@@ -258,6 +259,18 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     return { runId }
   }
 
+  /** As the store does: the question and what followed become an earlier version; the new one shares its turn. */
+  function resend(chat: ChatDetail, messageId: string, text: string): { runId: string } {
+    const index = chat.messages.findIndex((message) => message.id === messageId)
+    if (index < 0) throw new Error(`Message ${messageId} is not in this chat.`)
+    const turnId = chat.messages[index].turnId ?? messageId
+    const archived = chat.messages.slice(index).map((message, at) => (at === 0 ? { ...message, turnId } : message))
+    chat.versions = [...(chat.versions ?? []), { id: newId('version'), turnId, messages: archived }]
+    chat.messages = chat.messages.slice(0, index)
+    chat.messages.push({ id: newId('msg'), role: 'user', text, createdAt: now(), turnId })
+    return startRun(chat, text)
+  }
+
   function finish(run: (event: RunEvent) => void, runId: string, stopReason: 'answer' | 'stop-tool', answer: string): void {
     run({ type: 'end', runId, stopReason, answer })
   }
@@ -269,7 +282,11 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     if (event.type === 'tool-end') {
       message.toolCalls = (message.toolCalls ?? []).map((call) => (call.callId === event.callId ? { ...call, ok: event.ok, output: event.output, data: event.data } : call))
     }
-    if (event.type === 'end') message.status = event.stopReason === 'cancelled' ? 'cancelled' : event.stopReason === 'error' ? 'failed' : 'done'
+    if (event.type === 'usage') message.figures = { model: settings.model ?? 'none', firstTokenMs: 412, totalMs: null, inputTokens: event.inputTokens, outputTokens: event.outputTokens }
+    if (event.type === 'end') {
+      message.status = event.stopReason === 'cancelled' ? 'cancelled' : event.stopReason === 'error' ? 'failed' : 'done'
+      message.figures = { ...(message.figures ?? { model: settings.model ?? 'none', firstTokenMs: 412, inputTokens: null, outputTokens: null }), totalMs: 3870 }
+    }
     if (event.type === 'error') message.status = 'failed'
   }
 
@@ -287,7 +304,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       requireProject()
       const needle = search?.toLowerCase() ?? ''
       return [...chats.values()]
-        .filter((chat) => chat.title.toLowerCase().includes(needle))
+        .filter((chat) => chat.title.toLowerCase().includes(needle) || chat.messages.some((message) => message.text.toLowerCase().includes(needle)))
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
         .map(summary)
     },
@@ -304,6 +321,11 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     async deleteChat({ chatId }) {
       requireChat(chatId)
       chats.delete(chatId)
+    },
+    async renameChat({ chatId, title }) {
+      const chat = requireChat(chatId)
+      chat.title = title.trim() || 'New chat'
+      return summary(chat)
     },
     async forkChat({ chatId, selection }) {
       const parent = requireChat(chatId)
@@ -329,16 +351,10 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       const chat = requireChat(chatId)
       const lastUser = [...chat.messages].reverse().find((message) => message.role === 'user')
       if (!lastUser) throw new Error('Nothing to regenerate: the chat has no question yet.')
-      while (chat.messages.length && chat.messages[chat.messages.length - 1].role === 'assistant') chat.messages.pop()
-      return startRun(chat, lastUser.text)
+      return resend(chat, lastUser.id, lastUser.text)
     },
     async editAndResend({ chatId, messageId, text }) {
-      const chat = requireChat(chatId)
-      const index = chat.messages.findIndex((message) => message.id === messageId)
-      if (index < 0) throw new Error(`Message ${messageId} is not in this chat.`)
-      chat.messages = chat.messages.slice(0, index)
-      chat.messages.push({ id: newId('msg'), role: 'user', text, createdAt: now() })
-      return startRun(chat, text)
+      return resend(requireChat(chatId), messageId, text)
     },
     async answerClarification({ chatId, answer }) {
       const chat = requireChat(chatId)

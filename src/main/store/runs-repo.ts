@@ -114,6 +114,15 @@ export class RunsRepo {
     return this.getRecord(id)
   }
 
+  /** When the model's first output arrived (once per run; later calls keep the first time). */
+  markFirstToken(runId: string): void {
+    this.context.write(() =>
+      this.context
+        .statement(`UPDATE runs SET first_token_at = coalesce(first_token_at, ?) WHERE id = ?`)
+        .run(this.context.now(), runId)
+    )
+  }
+
   finish(runId: string, outcome: RunOutcome): RunRecord {
     this.context.write(() => {
       const result = this.context
