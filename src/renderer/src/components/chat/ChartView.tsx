@@ -1,9 +1,11 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts'
+import { queryLabel } from '../common/plain-words'
+import { seriesColor } from './chart-palette'
+import { formatAxisNumber, formatNumber } from '../../state/locale'
 import type { ChartSpec } from '../../state/tool-data'
 
 // A chart drawn from the rows of the query it names (display_chart), never from numbers the model typed.
 
-const PALETTE = ['#2f6fde', '#17a589', '#e67e22', '#8e44ad', '#c0392b', '#7f8c8d']
 
 function toPoints(spec: ChartSpec): Record<string, unknown>[] {
   const table = spec.table
@@ -18,18 +20,57 @@ function toPoints(spec: ChartSpec): Record<string, unknown>[] {
   })
 }
 
-export function ChartView({ spec }: { spec: ChartSpec }): React.JSX.Element {
+const tooltipValue = (value: unknown): string => (typeof value === 'number' ? formatNumber(value) : String(value))
+
+interface Props {
+  spec: ChartSpec
+  /** Fixed size (export to PNG); by default the chart fills its column. */
+  size?: { width: number; height: number }
+  /** Buttons under the chart (save as PNG). */
+  actions?: React.ReactNode
+}
+
+/** The chart's drawing alone, for the PNG export: no HTML legend, fixed size, no animation. */
+export function ChartDrawing({ spec, width, height }: { spec: ChartSpec; width: number; height: number }): React.JSX.Element | null {
+  return drawChart(spec, toPoints(spec), { width, height, legend: false })
+}
+
+export function ChartView({ spec, size, actions }: Props): React.JSX.Element {
   const points = toPoints(spec)
-  if (!spec.table) return <p className="muted small">Chart "{spec.title}": the rows of query {spec.queryId ?? '(none)'} are not available.</p>
+  if (!spec.table) return <p className="muted small">Chart "{spec.title}": the rows of <span title={spec.queryId ?? undefined}>{queryLabel(spec.queryId)}</span> are not available.</p>
   if (points.length === 0) return <p className="muted small">Chart "{spec.title}": the query returned no rows to draw.</p>
-  const color = (index: number, own?: string): string => own ?? PALETTE[index % PALETTE.length]
-  const common = { data: points, margin: { top: 8, right: 16, bottom: 4, left: 0 } }
+  const chart = drawChart(spec, points, size ? { ...size, legend: true } : { legend: true })
+  const name = `${spec.title}: ${spec.chartType} chart of ${spec.series.map((series) => series.label).join(', ')} by ${spec.xAxisKey}, ${formatNumber(points.length)} points`
+  return (
+    <figure className="chart" data-testid="chart" aria-label={name}>
+      <figcaption>{spec.title}</figcaption>
+      <div className="chart-canvas" role="img" aria-label={name}>
+        {size ? chart : (
+          <ResponsiveContainer width="100%" height={240}>
+            {chart}
+          </ResponsiveContainer>
+        )}
+      </div>
+      <div className="chart-foot">
+        <p className="muted small chart-source">
+          From <span className="technical-id" title={spec.queryId ?? undefined}>{queryLabel(spec.queryId)}</span> · {formatNumber(points.length)} rows
+        </p>
+        {actions}
+      </div>
+    </figure>
+  )
+}
+
+function drawChart(spec: ChartSpec, points: Record<string, unknown>[], options: { width?: number; height?: number; legend: boolean }): React.JSX.Element {
+  const color = seriesColor
+  const common = { data: points, margin: { top: 8, right: 16, bottom: 4, left: 0 }, width: options.width, height: options.height }
+  const legend = options.legend ? <Legend key="legend" wrapperStyle={{ fontSize: 12 }} /> : null
   const axes = [
     <CartesianGrid key="grid" strokeDasharray="3 3" stroke="#e6e8ec" />,
-    <XAxis key="x" dataKey={spec.xAxisKey} tick={{ fontSize: 11 }} stroke="#8a919c" />,
-    <YAxis key="y" tick={{ fontSize: 11 }} stroke="#8a919c" width={48} />,
-    <Tooltip key="tip" />,
-    <Legend key="legend" wrapperStyle={{ fontSize: 12 }} />
+    <XAxis key="x" dataKey={spec.xAxisKey} tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" tickFormatter={formatAxisNumber} />,
+    <YAxis key="y" tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" width={56} tickFormatter={formatAxisNumber} />,
+    <Tooltip key="tip" formatter={tooltipValue} />,
+    legend
   ]
   const stacked = spec.chartType.startsWith('stacked')
   let chart: React.JSX.Element
@@ -55,9 +96,9 @@ export function ChartView({ spec }: { spec: ChartSpec }): React.JSX.Element {
     chart = (
       <ScatterChart {...common}>
         <CartesianGrid strokeDasharray="3 3" stroke="#e6e8ec" />
-        <XAxis dataKey={spec.xAxisKey} name={spec.xAxisKey} tick={{ fontSize: 11 }} stroke="#8a919c" type="number" />
-        <YAxis dataKey={spec.series[0]?.dataKey} name={spec.series[0]?.label} tick={{ fontSize: 11 }} stroke="#8a919c" width={48} />
-        <Tooltip />
+        <XAxis dataKey={spec.xAxisKey} name={spec.xAxisKey} tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" type="number" tickFormatter={formatAxisNumber} />
+        <YAxis dataKey={spec.series[0]?.dataKey} name={spec.series[0]?.label} tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" width={56} tickFormatter={formatAxisNumber} />
+        <Tooltip formatter={tooltipValue} />
         {spec.series.slice(0, 1).map((series, index) => (
           <Scatter key={series.dataKey} name={series.label} data={points} fill={color(index, series.color)} isAnimationActive={false} />
         ))}
@@ -66,9 +107,9 @@ export function ChartView({ spec }: { spec: ChartSpec }): React.JSX.Element {
   } else if (spec.chartType.includes('pie')) {
     const series = spec.series[0]
     chart = (
-      <PieChart>
-        <Tooltip />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
+      <PieChart width={options.width} height={options.height}>
+        <Tooltip formatter={tooltipValue} />
+        {legend}
         <Pie data={points} dataKey={series?.dataKey ?? ''} nameKey={spec.xAxisKey} outerRadius="75%" isAnimationActive={false}>
           {points.map((_, index) => (
             <Cell key={index} fill={color(index)} />
@@ -86,17 +127,5 @@ export function ChartView({ spec }: { spec: ChartSpec }): React.JSX.Element {
       </BarChart>
     )
   }
-  return (
-    <figure className="chart" data-testid="chart">
-      <figcaption>{spec.title}</figcaption>
-      <div className="chart-canvas">
-        <ResponsiveContainer width="100%" height={240}>
-          {chart}
-        </ResponsiveContainer>
-      </div>
-      <p className="muted small chart-source">
-        From query <code>{spec.queryId}</code> · {points.length} rows
-      </p>
-    </figure>
-  )
+  return chart
 }

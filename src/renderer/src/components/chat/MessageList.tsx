@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
-import type { ChatMessageView } from '../../../../shared/api'
+import type { ShownMessage } from '../../state/versions'
 import { ForkIcon } from '../layout/Sidebar'
 import { MessageItem, type MessageActions } from './MessageItem'
 
@@ -10,7 +10,8 @@ import { MessageItem, type MessageActions } from './MessageItem'
 
 interface Props {
   chatId: string
-  messages: ChatMessageView[]
+  /** The messages as shown: the live chat, or an earlier version of a question from there on. */
+  shown: ShownMessage[]
   busy: boolean
   actions: MessageActions
   onFork(messageId: string, selection: string): void
@@ -25,7 +26,8 @@ interface ForkOffer {
 
 const BOTTOM_SLACK_PX = 80
 
-export const MessageList = memo(function MessageList({ chatId, messages, busy, actions, onFork }: Props): React.JSX.Element {
+export const MessageList = memo(function MessageList({ chatId, shown, busy, actions, onFork }: Props): React.JSX.Element {
+  const messages = shown
   const scrollRef = useRef<HTMLDivElement>(null)
   const atBottom = useRef(true)
   const [fork, setFork] = useState<ForkOffer | null>(null)
@@ -35,7 +37,7 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 140,
     overscan: 6,
-    getItemKey: (index) => messages[index]?.id ?? index
+    getItemKey: (index) => messages[index]?.message.id ?? index
   })
 
   const count = useRef(messages.length)
@@ -46,7 +48,7 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
     if (count.current > 0) virtualizer.scrollToIndex(count.current - 1, { align: 'end' })
   }, [chatId, virtualizer])
 
-  const last = messages[messages.length - 1]
+  const last = messages[messages.length - 1]?.message
   useEffect(() => {
     if (atBottom.current && messages.length > 0) {
       const element = scrollRef.current
@@ -78,13 +80,20 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
 
   const items = virtualizer.getVirtualItems()
   return (
-    <div className="message-list-frame">
+    <div className={`message-list-frame ${awayFromEnd ? 'with-latest' : ''}`}>
       <div className="message-list" ref={scrollRef} onScroll={onScroll} onMouseUp={onMouseUp} data-testid="message-list">
         <div className="message-list-inner" style={{ height: virtualizer.getTotalSize() }}>
           <div className="message-list-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
             {items.map((item) => (
               <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="message-row">
-                <MessageItem message={messages[item.index]} isLast={item.index === messages.length - 1} busy={busy} actions={actions} />
+                <MessageItem
+                  message={messages[item.index].message}
+                  version={messages[item.index].version}
+                  archived={messages[item.index].archived}
+                  isLast={item.index === messages.length - 1}
+                  busy={busy}
+                  actions={actions}
+                />
               </div>
             ))}
           </div>
@@ -93,6 +102,7 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
       {awayFromEnd && (
         <button
           className="jump-to-latest"
+          aria-label="Scroll to the latest message"
           onClick={() => {
             atBottom.current = true
             setAwayFromEnd(false)

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useApp } from '../../state/app-state'
+import { INSPECTOR_RANGE, inspectorLayout, SIDEBAR_RANGE, usePaneWidths } from '../../state/panes'
+import { useShortcuts } from '../../state/shortcuts'
 import { EMPTY_DRAFT, type Draft } from '../../state/draft'
 import { useChat } from '../../state/use-chat'
 import { ChatView } from '../chat/ChatView'
@@ -7,15 +9,24 @@ import { Inspector } from '../inspector/Inspector'
 import { MemoryManager } from '../panels/MemoryManager'
 import { SettingsPanel } from '../panels/SettingsPanel'
 import { TestsPanel } from '../panels/TestsPanel'
+import { HelpSheet } from './HelpSheet'
+import { PaneResizer } from './PaneResizer'
 import { Sidebar } from './Sidebar'
 import { Toasts } from './Toasts'
 import { TopBar } from './TopBar'
 
 // Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
-// it and the inspector previews it.
+// it and the inspector previews it. Panes are resizable and remembered; when the inspector would leave the
+// chat narrower than 480 px it collapses to a tab at the right edge (opened, it lies over the chat).
+
+const INSPECTOR_TAB_WIDTH = 34
+
+function focusComposer(): void {
+  document.querySelector<HTMLElement>('[data-testid="composer"]')?.focus()
+}
 
 export function App(): React.JSX.Element {
-  const { ready, project, view, activeChatId, newChat } = useApp()
+  const { ready, project, view, activeChatId, newChat, setView } = useApp()
   const controller = useChat(activeChatId)
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})
   const [inspectedRun, setInspectedRun] = useState<string | null>(null)
@@ -39,11 +50,37 @@ export function App(): React.JSX.Element {
     setInspectorOpen(true)
   }, [])
 
+  // Layout (#16): pane widths, the inspector docked or as a tab, shortcuts and their help sheet.
+  const { widths, resize, viewportWidth } = usePaneWidths()
+  const { layout, inspectorWidth } = inspectorLayout(viewportWidth, widths, INSPECTOR_TAB_WIDTH)
+  const [helpOpen, setHelpOpen] = useState(false)
+  useShortcuts({
+    newChat: () => void newChat().then((id) => id && window.setTimeout(focusComposer, 50)),
+    focusComposer: () => (view === 'chat' ? focusComposer() : (setView('chat'), window.setTimeout(focusComposer, 50))),
+    toggleInspector: () => setInspectorOpen((open) => !open),
+    searchChats: () => document.querySelector<HTMLElement>('[data-testid="chat-search"]')?.focus(),
+    help: () => setHelpOpen((open) => !open)
+  })
+  const inspectorShown = Boolean(project) && inspectorOpen
+  const paneClass = !project ? 'no-inspector' : layout === 'tab' ? `inspector-as-tab ${inspectorOpen ? 'inspector-over' : ''}` : inspectorOpen ? '' : 'inspector-as-tab'
+  const paneStyle = { '--sidebar-width': `${widths.sidebar}px`, '--inspector-width': `${inspectorWidth}px`, '--inspector-tab-width': `${INSPECTOR_TAB_WIDTH}px` } as React.CSSProperties
+
   return (
-    <div className={`app ${inspectorOpen && project ? '' : 'no-inspector'}`}>
+    <div className={`app ${paneClass}`} style={paneStyle} data-layout={project ? (inspectorShown && layout === 'docked' ? 'docked' : inspectorShown ? 'over' : 'tab') : 'none'}>
+      <a
+        className="skip-link"
+        href="#composer"
+        onClick={(event) => {
+          event.preventDefault()
+          focusComposer()
+        }}
+      >
+        Skip to the message box
+      </a>
       <TopBar />
-      <Sidebar />
-      <main className="center">
+      <Sidebar onHelp={() => setHelpOpen(true)} />
+      <PaneResizer className="sidebar-resizer" label="Sidebar width" value={widths.sidebar} min={SIDEBAR_RANGE.min} max={SIDEBAR_RANGE.max} grows="right" onResize={(width) => resize('sidebar', width)} />
+      <main className="center" id="main">
         {!ready ? (
           <div className="center-fill">
             <span className="spinner" /> Connecting…
@@ -59,14 +96,18 @@ export function App(): React.JSX.Element {
         ) : (
           <ChatView controller={controller} draft={draft} onDraft={setDraft} onInspectRun={inspectRun} onStartWith={(question) => void startWith(question)} />
         )}
-        {project && !inspectorOpen && (
-          <button className="inspector-toggle" onClick={() => setInspectorOpen(true)} title="Show the prompt inspector">
-            ⟨ Inspector
-          </button>
-        )}
       </main>
-      {project && inspectorOpen && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => setInspectorOpen(false)} />}
+      {project && (!inspectorShown || layout === 'tab') && (
+        <button className="inspector-tab" onClick={() => setInspectorOpen((open) => !open)} aria-expanded={inspectorShown} title="Show the prompt inspector (Ctrl+I)" data-testid="inspector-tab">
+          <span>Prompt inspector</span>
+        </button>
+      )}
+      {inspectorShown && layout === 'docked' && (
+        <PaneResizer className="inspector-resizer" label="Inspector width" value={inspectorWidth} min={INSPECTOR_RANGE.min} max={INSPECTOR_RANGE.max} grows="left" onResize={(width) => resize('inspector', width)} />
+      )}
+      {inspectorShown && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => setInspectorOpen(false)} />}
       <Toasts />
+      {helpOpen && <HelpSheet onClose={() => setHelpOpen(false)} />}
     </div>
   )
 }
