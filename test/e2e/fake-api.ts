@@ -31,6 +31,8 @@ export interface FakeApiOptions {
   noProject?: boolean
   /** No model server running. */
   noModels?: boolean
+  /** Seed a heavy chat: 20 answers, each with a 500-row query result and a chart of it (long-task test). */
+  heavyChat?: boolean
 }
 
 export const FAKE_PROJECT_ROOT = '/projects/nao-example'
@@ -163,6 +165,20 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       }
       seedChat('Long analysis (5,000 messages)', messages)
     }
+    if (options.heavyChat) seedChat('Heavy analysis (20 charts, 20 tables)', heavyMessages())
+  }
+
+  function heavyMessages(): ChatMessageView[] {
+    const messages: ChatMessageView[] = []
+    for (let turn = 1; turn <= 20; turn++) {
+      const queryId = `heavy_q${turn}`
+      const rows = Array.from({ length: 500 }, (_, day) => [`2018-${String(1 + (day % 12)).padStart(2, '0')}-${String(1 + (day % 28)).padStart(2, '0')} #${day}`, Math.round((1000 + ((day * 37 * turn) % 9000)) * 100) / 100, (day * 13 + turn) % 250])
+      const sql: ToolCallView = { callId: `heavy-sql-${turn}`, name: 'execute_sql', args: { sql_query: `SELECT day, revenue, orders FROM daily_revenue_${turn} ORDER BY day` }, ok: true, output: `500 rows (query_id: ${queryId})`, data: { queryId, columns: ['day', 'revenue', 'orders'], rows, rowCount: 500 } }
+      const chart: ToolCallView = { callId: `heavy-chart-${turn}`, name: 'display_chart', args: { query_id: queryId, chart_type: turn % 2 ? 'bar' : 'line', x_axis_key: 'day', x_axis_type: 'category', series: [{ data_key: 'revenue', label: 'Revenue' }], title: `Daily revenue, segment ${turn}` }, ok: true, output: 'Chart displayed.' }
+      messages.push({ id: `heavy-u${turn}`, role: 'user', text: `Daily revenue for segment ${turn}?`, createdAt: now() })
+      messages.push({ id: `heavy-a${turn}`, role: 'assistant', text: `Segment ${turn} made **$${(1234567 * turn).toLocaleString('en-US')}** over 500 days.\n\n| metric | value |\n|---|---:|\n| days | 500 |\n| revenue | ${1234567 * turn} |`, runId: `run-heavy-${turn}`, toolCalls: [sql, chart], createdAt: now(), status: 'done', figures: { model: 'qwen2.5-coder:7b', firstTokenMs: 420, totalMs: 6100, inputTokens: 6100, outputTokens: 180 } })
+    }
+    return messages
   }
 
   function followUps(callId: string): ToolCallView {

@@ -180,7 +180,7 @@ describe('web UI on the real services', () => {
     const { page } = ui
     await page.locator('[data-role="assistant"]').first().hover()
     await page.getByRole('button', { name: 'Inspect prompt' }).first().click()
-    await page.getByText(/Exactly what run/).waitFor()
+    await page.getByText(/Exactly what was sent/).waitFor()
     await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()
     await expect.poll(() => page.locator('.request-message .role-badge').allTextContents()).toContain('system')
     await ui.screenshot('real-06-run-request')

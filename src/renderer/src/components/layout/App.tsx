@@ -45,9 +45,12 @@ export function App(): React.JSX.Element {
     },
     [newChat]
   )
+  // On a narrow window the inspector is a tab; opened from there it lies over the chat (overlayOpen).
+  const [overlayOpen, setOverlayOpen] = useState(false)
   const inspectRun = useCallback((runId: string) => {
     setInspectedRun(runId)
     setInspectorOpen(true)
+    setOverlayOpen(true)
   }, [])
 
   // Layout (#16): pane widths, the inspector docked or as a tab, shortcuts and their help sheet.
@@ -57,12 +60,12 @@ export function App(): React.JSX.Element {
   useShortcuts({
     newChat: () => void newChat().then((id) => id && window.setTimeout(focusComposer, 50)),
     focusComposer: () => (view === 'chat' ? focusComposer() : (setView('chat'), window.setTimeout(focusComposer, 50))),
-    toggleInspector: () => setInspectorOpen((open) => !open),
+    toggleInspector: () => (layout === 'tab' ? setOverlayOpen((open) => !open) : setInspectorOpen((open) => !open)),
     searchChats: () => document.querySelector<HTMLElement>('[data-testid="chat-search"]')?.focus(),
     help: () => setHelpOpen((open) => !open)
   })
-  const inspectorShown = Boolean(project) && inspectorOpen
-  const paneClass = !project ? 'no-inspector' : layout === 'tab' ? `inspector-as-tab ${inspectorOpen ? 'inspector-over' : ''}` : inspectorOpen ? '' : 'inspector-as-tab'
+  const inspectorShown = Boolean(project) && (layout === 'tab' ? overlayOpen : inspectorOpen)
+  const paneClass = !project ? 'no-inspector' : layout === 'tab' ? `inspector-as-tab ${overlayOpen ? 'inspector-over' : ''}` : inspectorOpen ? '' : 'inspector-as-tab'
   const paneStyle = { '--sidebar-width': `${widths.sidebar}px`, '--inspector-width': `${inspectorWidth}px`, '--inspector-tab-width': `${INSPECTOR_TAB_WIDTH}px` } as React.CSSProperties
 
   return (
@@ -98,14 +101,14 @@ export function App(): React.JSX.Element {
         )}
       </main>
       {project && (!inspectorShown || layout === 'tab') && (
-        <button className="inspector-tab" onClick={() => setInspectorOpen((open) => !open)} aria-expanded={inspectorShown} title="Show the prompt inspector (Ctrl+I)" data-testid="inspector-tab">
+        <button className="inspector-tab" onClick={() => (layout === 'tab' ? setOverlayOpen((open) => !open) : setInspectorOpen(true))} aria-expanded={inspectorShown} title="Show the prompt inspector (Ctrl+I)" data-testid="inspector-tab">
           <span>Prompt inspector</span>
         </button>
       )}
       {inspectorShown && layout === 'docked' && (
         <PaneResizer className="inspector-resizer" label="Inspector width" value={inspectorWidth} min={INSPECTOR_RANGE.min} max={INSPECTOR_RANGE.max} grows="left" onResize={(width) => resize('inspector', width)} />
       )}
-      {inspectorShown && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => setInspectorOpen(false)} />}
+      {inspectorShown && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => (layout === 'tab' ? setOverlayOpen(false) : setInspectorOpen(false))} />}
       <Toasts />
       {helpOpen && <HelpSheet onClose={() => setHelpOpen(false)} />}
     </div>

@@ -8,6 +8,11 @@ import { RenameField } from './RenameField'
 export function Sidebar({ onHelp }: { onHelp(): void }): React.JSX.Element {
   const app = useApp()
   const { project, chats, activeChatId, chatSearch, view } = app
+  // The open chat stays in sight when it changes and when the list changes around it (a search cleared).
+  const list = useRef<HTMLUListElement>(null)
+  useEffect(() => {
+    list.current?.querySelector('li.active')?.scrollIntoView({ block: 'nearest' })
+  }, [activeChatId, chatSearch, chats.length])
   return (
     <nav className="sidebar">
       <ProjectBox />
@@ -20,7 +25,7 @@ export function Sidebar({ onHelp }: { onHelp(): void }): React.JSX.Element {
             </button>
           </div>
           <input className="input search" placeholder="Search chats and messages" value={chatSearch} onChange={(event) => app.setChatSearch(event.target.value)} aria-label="Search chats" type="search" data-testid="chat-search" />
-          <ul className="chat-list" data-testid="chat-list" aria-label="Chats">
+          <ul className="chat-list" data-testid="chat-list" aria-label="Chats" ref={list}>
             {chats.map((chat) => (
               <ChatEntry key={chat.id} chat={chat} active={chat.id === activeChatId && view === 'chat'} />
             ))}
@@ -52,22 +57,18 @@ export function Sidebar({ onHelp }: { onHelp(): void }): React.JSX.Element {
 function ChatEntry({ chat, active }: { chat: ChatSummary; active: boolean }): React.JSX.Element {
   const app = useApp()
   const [renaming, setRenaming] = useState(false)
-  const item = useRef<HTMLLIElement>(null)
-  useEffect(() => {
-    if (active) item.current?.scrollIntoView({ block: 'nearest' })
-  }, [active])
   const remove = (): void => {
     if (window.confirm(`Delete the chat “${chat.title}” and its messages? This cannot be undone.`)) void app.deleteChat(chat.id)
   }
   if (renaming) {
     return (
-      <li ref={item} className={active ? 'active renaming' : 'renaming'}>
+      <li className={active ? 'active renaming' : 'renaming'}>
         <RenameField title={chat.title} onDone={(title) => (setRenaming(false), title !== null && title !== chat.title ? void app.renameChat(chat.id, title) : undefined)} />
       </li>
     )
   }
   return (
-    <li ref={item} className={active ? 'active' : ''} data-chat-id={chat.id}>
+    <li className={active ? 'active' : ''} data-chat-id={chat.id}>
       <button
         className="chat-link"
         onClick={() => app.selectChat(chat.id)}
