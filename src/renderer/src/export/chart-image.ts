@@ -32,8 +32,8 @@ export async function chartToPng(spec: ChartSpec): Promise<string | null> {
 
 async function waitForSvg(host: HTMLElement): Promise<SVGSVGElement | null> {
   for (let frame = 0; frame < 30; frame++) {
-    const svg = host.querySelector<SVGSVGElement>('svg.recharts-surface')
-    if (svg && svg.querySelector('.recharts-layer')) return svg
+    const svg = host.querySelector<SVGSVGElement>('svg.recharts-surface, .big-chart svg')
+    if (svg && svg.querySelector('.recharts-layer, path')) return svg
     await new Promise((done) => requestAnimationFrame(() => done(null)))
   }
   return null

@@ -1,8 +1,34 @@
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts'
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts'
 import { queryLabel } from '../common/plain-words'
+import { BigSeriesChart } from './BigSeriesChart'
 import { seriesColor } from './chart-palette'
 import { formatAxisNumber, formatNumber } from '../../state/locale'
 import type { ChartSpec } from '../../state/tool-data'
+import { startTransition, useLayoutEffect, useRef, useState } from 'react'
+
+const CHART_HEIGHT = 240
+
+/**
+ * The width of the chart's column. The chart is drawn at that width as a transition: React renders it in
+ * slices of a few milliseconds, so a chart of hundreds of bars never holds the page for long.
+ */
+function useColumnWidth(): [React.RefObject<HTMLDivElement | null>, number | null] {
+  const ref = useRef<HTMLDivElement>(null)
+  const [width, setWidth] = useState<number | null>(null)
+  useLayoutEffect(() => {
+    const element = ref.current
+    if (!element) return
+    const measure = (): void => {
+      const next = Math.floor(element.clientWidth)
+      startTransition(() => setWidth((current) => (current === next ? current : next)))
+    }
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
+  return [ref, width]
+}
 
 // A chart drawn from the rows of the query it names (display_chart), never from numbers the model typed.
 
@@ -36,20 +62,19 @@ export function ChartDrawing({ spec, width, height }: { spec: ChartSpec; width: 
 }
 
 export function ChartView({ spec, size, actions }: Props): React.JSX.Element {
+  const [column, columnWidth] = useColumnWidth()
   const points = toPoints(spec)
   if (!spec.table) return <p className="muted small">Chart "{spec.title}": the rows of <span title={spec.queryId ?? undefined}>{queryLabel(spec.queryId)}</span> are not available.</p>
   if (points.length === 0) return <p className="muted small">Chart "{spec.title}": the query returned no rows to draw.</p>
-  const chart = drawChart(spec, points, size ? { ...size, legend: true } : { legend: true })
+  const drawn = size ?? (columnWidth ? { width: columnWidth, height: CHART_HEIGHT } : null)
   const name = `${spec.title}: ${spec.chartType} chart of ${spec.series.map((series) => series.label).join(', ')} by ${spec.xAxisKey}, ${formatNumber(points.length)} points`
   return (
     <figure className="chart" data-testid="chart" aria-label={name}>
       <figcaption>{spec.title}</figcaption>
       <div className="chart-canvas" role="img" aria-label={name}>
-        {size ? chart : (
-          <ResponsiveContainer width="100%" height={240}>
-            {chart}
-          </ResponsiveContainer>
-        )}
+        <div ref={column} className="chart-column" style={{ height: drawn?.height ?? CHART_HEIGHT }}>
+          {drawn && drawChart(spec, points, { ...drawn, legend: true })}
+        </div>
       </div>
       <div className="chart-foot">
         <p className="muted small chart-source">
@@ -61,13 +86,42 @@ export function ChartView({ spec, size, actions }: Props): React.JSX.Element {
   )
 }
 
+/** Above this many points, bar, line and area charts are drawn by BigSeriesChart. */
+const MANY_POINTS = 120
+
+/**
+ * With many categories, label every n-th one (about one per 64 px). A fixed interval also spares recharts
+ * from measuring every label's width, which for 500 labels costs more than drawing the chart.
+ */
+function tickInterval(count: number, width: number | undefined): number | 'preserveEnd' {
+  const fits = Math.max(1, Math.floor((width ?? 600) / 64))
+  return count <= fits ? 'preserveEnd' : Math.ceil(count / fits) - 1
+}
+
 function drawChart(spec: ChartSpec, points: Record<string, unknown>[], options: { width?: number; height?: number; legend: boolean }): React.JSX.Element {
+  const cartesian = !spec.chartType.includes('pie') && spec.chartType !== 'scatter' && !spec.chartType.startsWith('stacked')
+  if (cartesian && points.length > MANY_POINTS && options.width && options.height) {
+    return (
+      <>
+        <BigSeriesChart spec={spec} points={points} width={options.width} height={options.legend ? options.height - 24 : options.height} />
+        {options.legend && (
+          <ul className="big-chart-legend">
+            {spec.series.map((series, index) => (
+              <li key={series.dataKey}>
+                <span className="swatch" style={{ background: seriesColor(index, series.color) }} /> {series.label}
+              </li>
+            ))}
+          </ul>
+        )}
+      </>
+    )
+  }
   const color = seriesColor
   const common = { data: points, margin: { top: 8, right: 16, bottom: 4, left: 0 }, width: options.width, height: options.height }
   const legend = options.legend ? <Legend key="legend" wrapperStyle={{ fontSize: 12 }} /> : null
   const axes = [
     <CartesianGrid key="grid" strokeDasharray="3 3" stroke="#e6e8ec" />,
-    <XAxis key="x" dataKey={spec.xAxisKey} tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" tickFormatter={formatAxisNumber} />,
+    <XAxis key="x" dataKey={spec.xAxisKey} tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" tickFormatter={formatAxisNumber} interval={tickInterval(points.length, options.width)} />,
     <YAxis key="y" tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" width={56} tickFormatter={formatAxisNumber} />,
     <Tooltip key="tip" formatter={tooltipValue} />,
     legend

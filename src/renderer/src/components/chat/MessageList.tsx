@@ -36,7 +36,7 @@ export const MessageList = memo(function MessageList({ chatId, shown, busy, acti
     count: messages.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 140,
-    overscan: 6,
+    overscan: 3,
     getItemKey: (index) => messages[index]?.message.id ?? index
   })
 
