@@ -23,7 +23,7 @@ export async function startTaskTrace(page: Page): Promise<() => Promise<TaskTime
   const client: CDPSession = await page.context().newCDPSession(page)
   const events: TraceEvent[] = []
   client.on('Tracing.dataCollected', (payload: { value: TraceEvent[] }) => void events.push(...payload.value))
-  await client.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', '__metadata'], recordMode: 'recordContinuously' }, transferMode: 'ReportEvents' })
+  await client.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', '__metadata'], recordMode: 'recordContinuously' }, transferMode: 'ReportEvents' })
   return async () => {
     const complete = new Promise<void>((done) => client.once('Tracing.tracingComplete', () => done()))
     await client.send('Tracing.end')

@@ -179,10 +179,19 @@ describe('daily use on the fake API', () => {
       })
       // Node's types do not know the browser's 'longtask' entry type.
       Reflect.apply(observer.observe, observer, [{ type: 'longtask' }])
+      // Which charts got drawn (an svg inside the figure), however briefly they were on screen.
+      const drawn = new Set<string>()
+      Reflect.set(globalThis, '__drawnCharts', drawn)
+      const document = Reflect.get(globalThis, 'document')
+      const watcher: { observe(target: unknown, options: object): void } = Reflect.construct(Reflect.get(globalThis, 'MutationObserver'), [
+        () => {
+          for (const figure of document.querySelectorAll('[data-testid="chart"]')) if (figure.querySelector('svg')) drawn.add(figure.querySelector('figcaption')?.textContent ?? '')
+        }
+      ])
+      watcher.observe(document.body, { childList: true, subtree: true })
     })
     const stopTrace = await startTaskTrace(page)
     const started = Date.now()
-    const drawn = new Set<string>()
     await openChat(page, 'Heavy analysis (20 charts, 20 tables)')
     await page.getByTestId('chart').first().waitFor({ timeout: 15_000 })
     // Scroll through the whole chat, drawing every chart, and open every result table on the way.
@@ -200,7 +209,6 @@ describe('daily use on the fake API', () => {
         const more = page.locator('[data-tool="execute_sql"].open .table-foot').getByRole('button', { name: /Show .* more/ }).last()
         if (await more.isVisible()) await more.click()
       }
-      for (const title of await page.locator('[data-testid="chart"]:has(svg) figcaption').allTextContents()) drawn.add(title)
       const done = await list.evaluate((element) => {
         element.scrollBy(0, element.clientHeight * 0.8)
         return element.scrollTop + element.clientHeight >= element.scrollHeight - 2
@@ -213,21 +221,28 @@ describe('daily use on the fake API', () => {
     await ui.screenshot('daily-heavy-chat')
     const tasks: number[] = await page.evaluate(() => Reflect.get(globalThis, '__longTasks'))
     const worst = Math.max(0, ...tasks)
+    const drawn: string[] = await page.evaluate(() => [...Reflect.get(globalThis, '__drawnCharts')])
     const traced = await stopTrace()
     const worstCpu = Math.max(0, ...traced.map((task) => task.cpuMs))
     console.log(
-      `[e2e] heavy chat: ${tasks.length} long tasks (> 50 ms), worst ${worst.toFixed(0)} ms (main thread busy for ${worstCpu.toFixed(0)} ms of CPU in its longest task), ${drawn.size} charts drawn, ${opened} tables opened, ${charts} charts on screen at the end, ${Date.now() - started} ms in all, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`
+      `[e2e] heavy chat: ${tasks.length} long tasks (> 50 ms), worst ${worst.toFixed(0)} ms (main thread busy for ${worstCpu.toFixed(0)} ms of CPU in its longest task), ${drawn.length} charts drawn, ${opened} tables opened, ${charts} charts on screen at the end, ${Date.now() - started} ms in all, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`
     )
-    expect(drawn.size).toBe(20)
+    expect(new Set(drawn).size).toBe(20)
     expect(opened).toBeGreaterThanOrEqual(20)
-    expect(worst).toBeLessThanOrEqual(100)
+    // What the page itself costs: no task runs more than 100 ms of CPU. The wall time the PerformanceObserver
+    // sees also counts time spent waiting for a core, so it is held to 100 ms only on a machine that is not
+    // overloaded (vitest runs other test files beside this one; more runnable threads than cores).
+    expect(worstCpu).toBeLessThanOrEqual(100)
+    const overloaded = os.loadavg()[0] / os.cpus().length > 1.5
+    if (overloaded) console.log(`[e2e] heavy chat: machine overloaded (load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores); wall-time limit reported, not enforced`)
+    else expect(worst).toBeLessThanOrEqual(100)
   }, 120_000)
 })
 
-describe('1024×700 window', () => {
+describe('1024×700 window, German locale', () => {
   let small: UiSession
   beforeAll(async () => {
-    small = await openUi(api, { viewport: { width: 1024, height: 700 } })
+    small = await openUi(api, { viewport: { width: 1024, height: 700 }, locale: 'de-DE' })
     await small.page.goto(small.appUrl)
     await small.page.getByTestId('project-name').waitFor()
   }, 60_000)
@@ -277,6 +292,9 @@ describe('1024×700 window', () => {
     await pre.waitFor()
     expect(await pre.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true)
     const cells = call.locator('.result-table td')
+    // Numbers the German way, in the table and on the chart's axis alike.
+    expect(await call.locator('.result-table tbody tr').nth(5).locator('td').nth(1).textContent()).toBe('4.700')
+    expect(await page.locator('.big-chart-text').allTextContents()).toContain('8.000')
     const wrapped = await cells.evaluateAll((nodes) => nodes.filter((node) => node.getClientRects().length > 0 && node.getBoundingClientRect().height > 40).length)
     expect(wrapped).toBe(0)
     const list = page.getByTestId('message-list')

@@ -4,6 +4,7 @@ import { inspectorLayout, MIN_CHAT_WIDTH } from './panes'
 import { shortcutOf } from './shortcuts'
 import { showVersions } from './versions'
 import { queryLabel, plainPieces } from '../components/common/plain-words'
+import { niceTicks } from '../components/chat/BigSeriesChart'
 
 const message = (id: string, role: 'user' | 'assistant', extra: Partial<ChatMessageView> = {}): ChatMessageView => ({ id, role, text: id, createdAt: '2026-01-01T00:00:00Z', ...extra })
 
@@ -63,5 +64,12 @@ describe('plain words', () => {
       { text: 'the archive of earlier messages', id: 'chat:1f2e#archived-history' },
       { text: '; the model can read them.' }
     ])
+  })
+})
+
+describe('niceTicks', () => {
+  it('covers the range with round steps', () => {
+    expect(niceTicks(0, 9870)).toEqual([0, 2000, 4000, 6000, 8000, 10000])
+    expect(niceTicks(-3, 12)).toEqual([-5, 0, 5, 10, 15])
   })
 })

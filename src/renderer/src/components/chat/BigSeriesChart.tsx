@@ -28,7 +28,11 @@ export function niceTicks(min: number, max: number, count = 5): number[] {
   const magnitude = 10 ** Math.floor(Math.log10(raw))
   const step = ([1, 2, 2.5, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= raw) ?? raw)
   const ticks: number[] = []
-  for (let value = Math.floor(min / step) * step; value <= max + step / 2; value += step) ticks.push(Math.round(value / step) * step)
+  // From the step at or below min to the first step at or above max, so every value is inside the axis.
+  for (let index = Math.floor(min / step); ; index++) {
+    ticks.push(index * step + 0)
+    if (index * step >= max) break
+  }
   return ticks
 }
 
