@@ -12,7 +12,7 @@ import { scheduleHeavyWork } from './heavy-work'
 const ChartView = lazy(() => import('./ChartView').then((module) => ({ default: module.ChartView })))
 
 export function LazyChartView({ spec }: { spec: ChartSpec }): React.JSX.Element {
-  const placeholder = useRef<HTMLDivElement>(null)
+  const placeholder = useRef<HTMLElement>(null)
   const [ready, setReady] = useState(false)
   const save = useExporter()
   useEffect(() => {
@@ -33,10 +33,15 @@ export function LazyChartView({ spec }: { spec: ChartSpec }): React.JSX.Element 
       cancel()
     }
   }, [ready])
+  // Same box as the drawn chart, so drawing it later moves nothing (no jump, no scroll under the reader).
   const pending = (
-    <div className="chart pending muted small" ref={placeholder} aria-label={`Chart: ${spec.title}`}>
-      Drawing chart…
-    </div>
+    <figure className="chart pending" ref={placeholder} aria-label={`Chart: ${spec.title}`} aria-busy="true">
+      <figcaption>{spec.title}</figcaption>
+      <div className="chart-column muted small chart-drawing">Drawing chart…</div>
+      <div className="chart-foot">
+        <p className="muted small chart-source">&nbsp;</p>
+      </div>
+    </figure>
   )
   if (!ready) return pending
   const actions = (

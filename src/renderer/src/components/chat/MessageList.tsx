@@ -102,7 +102,7 @@ export const MessageList = memo(function MessageList({ chatId, shown, busy, acti
       {awayFromEnd && (
         <button
           className="jump-to-latest"
-          aria-label="Scroll to the latest message"
+          title="Scroll to the latest message"
           onClick={() => {
             atBottom.current = true
             setAwayFromEnd(false)
