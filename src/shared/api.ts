@@ -82,7 +82,9 @@ export const apiInputs = {
   cancelEvaluation: z.strictObject({ evaluationId: id }),
   listEvaluations: z.strictObject({}),
   getEvaluation: z.strictObject({ evaluationId: id }),
-  compareEvaluations: z.strictObject({ before: id, after: id })
+  compareEvaluations: z.strictObject({ before: id, after: id }),
+  // Issue #14: stop a running sync between tables (a running server query is cancelled at once).
+  cancelSync: z.strictObject({})
 } as const
 
 export type ApiInputs = { [K in keyof typeof apiInputs]: z.infer<(typeof apiInputs)[K]> }
@@ -389,6 +391,8 @@ export interface GlassboxApi {
   listEvaluations(input: ApiInputs['listEvaluations']): Promise<EvaluationSummary[]>
   getEvaluation(input: ApiInputs['getEvaluation']): Promise<EvaluationDetail>
   compareEvaluations(input: ApiInputs['compareEvaluations']): Promise<EvaluationComparison>
+  /** Stops the running sync, if any; the tables already written stay complete. */
+  cancelSync(input: ApiInputs['cancelSync']): Promise<void>
   /** Subscribe to pushed events; returns the unsubscribe function. */
   subscribe(listener: (event: PushEvent) => void): () => void
 }

@@ -59,6 +59,8 @@ export interface Budget {
   trimmed: TrimRecord[]
   /** Tokens kept free because local tokenizers count differently from the estimator (not in `used`). */
   safetyMargin?: number
+  /** Prompt tokens of the request counted by the model server itself (llama.cpp), when it can count. */
+  serverCounted?: number
 }
 
 export interface TextPart {

@@ -539,6 +539,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       }
       return { tables: TABLES.length }
     },
+    async cancelSync() {},
     subscribe(listener) {
       listeners.add(listener)
       return () => {

@@ -181,6 +181,8 @@ describe('web UI on the real services', () => {
     await page.locator('[data-role="assistant"]').first().hover()
     await page.getByRole('button', { name: 'Inspect prompt' }).first().click()
     await page.getByText(/Exactly what was sent/).waitFor()
+    // How the run ended and what the server counted (the scripted server reports usage).
+    await expect.poll(() => page.getByTestId('run-outcome').textContent()).toMatch(/^Tokens counted by the server: [\d,]+ in, [\d,]+ out\.$/)
     await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()
     await expect.poll(() => page.locator('.request-message .role-badge').allTextContents()).toContain('system')
     await ui.screenshot('real-06-run-request')

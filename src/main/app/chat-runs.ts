@@ -11,8 +11,10 @@ import type { RunEvent, StopReason } from '../../shared/events'
 import type { RequestMessage } from '../../shared/prompt'
 import type { ResolvedModel } from './model-resolver'
 import { forkedFrom } from './message-inputs'
-import { assemblePrompt } from './prompt-assembly'
-import { calibrationKey, type TokenCalibration } from './token-calibration'
+import { assemblePrompt, type AssembledPrompt, type PromptModelInfo } from './prompt-assembly'
+import type { TokenCalibration } from './token-calibration'
+import { fitExactly } from './exact-fit'
+import { ServerTokenCounter } from '../agent/server-token-count'
 import type { ProjectSession } from './project-session'
 import { errorMessage } from '../../shared/error-message'
 
@@ -51,7 +53,8 @@ export class RunManager {
   constructor(
     private readonly store: Store,
     private readonly push: (event: PushEvent) => void,
-    private readonly calibration: TokenCalibration
+    private readonly calibration: TokenCalibration,
+    private readonly counter: ServerTokenCounter = new ServerTokenCounter()
   ) {}
 
   async start(input: StartRunInput): Promise<StartedRun> {
@@ -71,9 +74,8 @@ export class RunManager {
     const runId = run.id
     const answer = store.chats.addMessage({ chatId, role: 'assistant', text: '', status: 'streaming', runId })
 
-    let assembled
-    try {
-      assembled = assemblePrompt({
+    const assemble = (info: PromptModelInfo): AssembledPrompt =>
+      assemblePrompt({
         project: snapshot,
         question: input.question,
         files: input.files,
@@ -88,8 +90,16 @@ export class RunManager {
         forkSelection: chat.selection,
         history,
         archiveSource: `chat:${chatId}`,
-        model: model.info
+        model: info
       })
+    let assembled: AssembledPrompt
+    let counted: number | null = null
+    try {
+      if (endpoint) {
+        // Counted exactly by the server where it can (llama.cpp), refitted if the estimate was too low.
+        const toolSpecs = model.tools === false ? [] : tools
+        ;({ assembled, counted } = await fitExactly({ assemble, model: model.info, endpoint, tools: toolSpecs, counter: this.counter, calibration: this.calibration }))
+      } else assembled = assemble(model.info)
       store.runs.savePrompt(runId, assembled.preview)
     } catch (error) {
       return this.failBeforeSending(runId, chatId, answer.id, errorMessage(error))
@@ -110,12 +120,14 @@ export class RunManager {
 
     const streamed = { text: '', reasoning: '', savedAt: 0, firstToken: false }
     const budget = assembled.preview.budget
-    let calibrated = false
+    const usedScale = model.info.tokenScale ?? 1
+    // An exact count already taught the calibration; reported usage is the fallback.
+    let calibrated = counted !== null
     const onEvent = (event: RunEvent): void => {
       if (event.type === 'usage' && !calibrated && budget) {
-        // The first round's prompt is exactly the request we estimated.
+        // The first round's prompt is exactly the request we estimated (with the scale of that time).
         calibrated = true
-        this.calibration.record(calibrationKey(endpoint), budget.used - budget.reservedOutput, event.inputTokens)
+        this.calibration.record(endpoint, (budget.used - budget.reservedOutput) / usedScale, event.inputTokens)
       }
       this.record(event, runId, answer.id, streamed)
       this.push({ channel: 'run', event })
@@ -130,7 +142,8 @@ export class RunManager {
       runId,
       chatId,
       testMode: input.testMode,
-      modelSupportsTools: model.tools ?? undefined
+      modelSupportsTools: model.tools ?? undefined,
+      maxOutputTokens: model.info.reservedOutput
     })
       .then((outcome) => {
         this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, outcome.error, outcome.usage)

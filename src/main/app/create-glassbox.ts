@@ -18,6 +18,7 @@ import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } fro
 import { ModelResolver } from './model-resolver'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
+import { TokenCalibration } from './token-calibration'
 import { errorMessage } from '../../shared/error-message'
 
 // The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
@@ -93,12 +94,14 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   const push = (event: PushEvent): void => {
     for (const listener of listeners) listener(event)
   }
-  const models = new ModelResolver(options.serverPresets)
+  const models = new ModelResolver(options.serverPresets, new TokenCalibration(store.tokenScales))
   const runs = new RunManager(store, push, models.calibration)
   // `--endpoint`/`--model` preselect the model for this session, over the saved setting, until the user
   // picks another one in the app.
   let preselected = { endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : null, model: options.model ?? null }
   let current: ProjectSession | null = null
+  /** Running syncs, so cancelSync can stop them. */
+  const syncs = new Set<AbortController>()
   const extractions = new Set<Promise<unknown>>()
   let stopWatching: () => void = () => undefined
 
@@ -366,10 +369,20 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return evaluations.compare(before, after)
     },
     async syncProject() {
-      const result = await syncProject(session().snapshot().root, {
-        onProgress: (progress) => push({ channel: 'sync-progress', progress })
-      })
-      return { tables: result.tables }
+      const controller = new AbortController()
+      syncs.add(controller)
+      try {
+        const result = await syncProject(session().snapshot().root, {
+          signal: controller.signal,
+          onProgress: (progress) => push({ channel: 'sync-progress', progress })
+        })
+        return { tables: result.tables }
+      } finally {
+        syncs.delete(controller)
+      }
+    },
+    async cancelSync() {
+      for (const controller of syncs) controller.abort()
     },
     subscribe(listener) {
       listeners.add(listener)

@@ -3,7 +3,7 @@ import { detectServers, describeModel, listModels, type ModelInfo } from '../age
 import { normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import type { Settings } from '../../shared/api'
 import type { PromptModelInfo } from './prompt-assembly'
-import { calibrationKey, TokenCalibration } from './token-calibration'
+import { TokenCalibration } from './token-calibration'
 import { errorMessage } from '../../shared/error-message'
 
 // Which model a run talks to and what it can take: the endpoint and model from the settings, else the first server detected on loopback; its context window from the server itself,
@@ -37,10 +37,11 @@ export function reservedOutputFor(contextWindow: number): number {
 export class ModelResolver {
   private readonly described = new Map<string, Promise<ModelInfo | null>>()
   private readonly settled = new Map<string, ModelInfo | null>()
-  /** What each model's server reported about our token estimates. */
-  readonly calibration = new TokenCalibration()
-
-  constructor(private readonly presets: readonly ServerPreset[] = SERVER_PRESETS) {}
+  constructor(
+    private readonly presets: readonly ServerPreset[] = SERVER_PRESETS,
+    /** What each model's server taught us about our token estimates (kept in the store by the app). */
+    readonly calibration: TokenCalibration = new TokenCalibration()
+  ) {}
 
   /** The endpoint a run would use, asking the servers when nothing is configured. */
   private async endpointFor(settings: Settings): Promise<EndpointChoice> {
@@ -119,7 +120,7 @@ export class ModelResolver {
         reservedOutput: reservedOutputFor(contextWindow),
         hasVision: described?.vision ?? false,
         supportsPromptCache: false,
-        tokenScale: endpoint ? this.calibration.scale(calibrationKey(endpoint)) : 1
+        tokenScale: endpoint ? this.calibration.scale(endpoint) : 1
       },
       contextSource,
       tools: described?.tools ?? null

@@ -4,6 +4,7 @@ import { parse } from 'yaml'
 import { z } from 'zod'
 import type { DatabaseConfig } from '../project/types'
 import { errorMessage } from '../../shared/error-message'
+import { markEnvReferences, parseServerConnection, SERVER_TYPES } from './server-config'
 
 // Reads the `databases:` list of nao_config.yaml. nao renders the file with Jinja first (e.g.
 // `api_key: {{ env('NOTION_API_KEY') }}`), which is not valid YAML as is; expressions are replaced by a
@@ -36,7 +37,7 @@ export function readDatabaseConfigs(root: string): DatabaseConfigs {
   if (!existsSync(file)) return { databases: [], problems: [] }
   let document: unknown
   try {
-    document = parse(withoutJinja(readFileSync(file, 'utf8')))
+    document = parse(withoutJinja(markEnvReferences(readFileSync(file, 'utf8'))))
   } catch (error) {
     return { databases: [], problems: [`nao_config.yaml is not valid YAML: ${firstLine(error)}`] }
   }
@@ -52,9 +53,14 @@ export function readDatabaseConfigs(root: string): DatabaseConfigs {
       continue
     }
     const { name, type, path, accessors, include, exclude } = entry.data
+    const label = name ?? `database-${index + 1}`
+    const server = SERVER_TYPES.has(type.toLowerCase())
+      ? parseServerConnection(raw, (message) => problems.push(`nao_config.yaml databases[${index}] (${label}): ${message}`))
+      : undefined
     databases.push({
-      name: name ?? `database-${index + 1}`,
-      type: type.toLowerCase(),
+      ...(server ? { server } : {}),
+      name: label,
+      type: server !== undefined ? 'postgres' : type.toLowerCase(),
       path: path ? (isAbsolute(path) ? path : resolve(root, path)) : null,
       accessors: accessors && accessors.length > 0 ? accessors : DEFAULT_ACCESSORS,
       include: include ?? [],

@@ -1,12 +1,14 @@
-import { existsSync, readdirSync } from 'node:fs'
-import { basename, extname, join, relative } from 'node:path'
+import { existsSync, readdirSync, realpathSync } from 'node:fs'
+import { basename, extname, join, relative, resolve } from 'node:path'
 import picomatch from 'picomatch'
 import type { SyncProgress } from '../../shared/api'
-import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from '../project/safe-path'
+import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from '../project/safe-path'
 import type { DatabaseConfig } from '../project/types'
 import { DEFAULT_ACCESSORS, firstLine, readDatabaseConfigs } from './database-config'
 import type { DataSource, TableName } from './data-source'
-import { dataFileFormat, openDataFile, openDuckDbFile } from './duckdb-source'
+import { dataFileDatabaseName, dataFileTableName, declaredDataFormat, isGlobPath, type DataFileFormat } from './data-files'
+import { openDataFile, openDuckDbFile } from './duckdb-source'
+import { openPostgresSource } from './postgres-source'
 import { openSqliteFile } from './sqlite-source'
 import { commitTableFolder, recoverTableFolders, removeIfEmpty, removeTableFolder, type CommitProbe } from './table-folder'
 import { renderColumns, renderDescription, renderPreview, type TableContent } from './table-markdown'
@@ -19,6 +21,8 @@ export interface SyncOptions {
   onProgress?: (progress: SyncProgress) => void
   /** The declared databases, when the caller already has them (e.g. from the loaded project). */
   databases?: DatabaseConfig[]
+  /** Stops the sync between tables (and a running server query at once); finished tables stay written. */
+  signal?: AbortSignal
   /** Test seam: called at each step of a table commit; throwing there interrupts the sync. */
   probe?: CommitProbe
 }
@@ -55,6 +59,17 @@ interface Plan {
   tables: TableName[]
 }
 
+/** The sync was stopped; the tables written before the stop are complete (each folder is old or new). */
+export class SyncCancelledError extends Error {
+  constructor(
+    readonly done: number,
+    readonly total: number
+  ) {
+    super(`Sync cancelled after ${done} of ${total} tables.`)
+    this.name = 'SyncCancelledError'
+  }
+}
+
 const running = new Map<string, Promise<SyncResult>>()
 
 export function syncProject(root: string, options: SyncOptions = {}): Promise<SyncResult> {
@@ -71,11 +86,12 @@ async function runSync(root: string, options: SyncOptions): Promise<SyncResult> 
   const configs = options.databases ? { databases: options.databases, problems: [] } : readDatabaseConfigs(root)
   const results: DatabaseSyncResult[] = []
   const plans: Plan[] = []
+  const signal = options.signal ?? new AbortController().signal
   try {
     for (const config of configs.databases) {
       const result: DatabaseSyncResult = { name: config.name, folder: null, tables: 0, written: 0, removed: [], errors: [], warnings: [] }
       results.push(result)
-      const plan = await planDatabase(root, config, result)
+      const plan = await planDatabase(root, config, result, signal)
       if (plan) plans.push(plan)
     }
     const total = plans.reduce((sum, plan) => sum + plan.tables.length, 0)
@@ -83,6 +99,7 @@ async function runSync(root: string, options: SyncOptions): Promise<SyncResult> 
     for (const plan of plans) {
       forEachSchemaDir(plan.dir, recoverTableFolders)
       for (const name of plan.tables) {
+        if (signal.aborted) throw new SyncCancelledError(done, total)
         await syncTable(plan, name, options.probe)
         done++
         options.onProgress?.({ done, total, table: `${plan.result.name}: ${name.schema}.${name.table}` })
@@ -106,13 +123,17 @@ async function runSync(root: string, options: SyncOptions): Promise<SyncResult> 
 }
 
 /** Opens the database and lists its tables; null (with the reason in `result`) when it cannot be synced. */
-async function planDatabase(root: string, config: DatabaseConfig, result: DatabaseSyncResult): Promise<Plan | null> {
+async function planDatabase(root: string, config: DatabaseConfig, result: DatabaseSyncResult, signal: AbortSignal): Promise<Plan | null> {
   const unsupported = config.accessors.filter((accessor) => !['columns', 'preview', 'description'].includes(accessor))
   if (unsupported.length > 0) result.warnings.push(`accessor(s) not supported, skipped: ${unsupported.join(', ')}`)
+  if (config.server) {
+    const server = config.server
+    return listPlan(root, config, result, openPostgresSource(server, signal), `databases/type=postgres/database=${safeSegment(server.database)}`, `${server.host}:${server.port}/${server.database}`)
+  }
   const declared = config.path
   const kind = sourceKind(config)
   if (!kind) {
-    result.skipped = `type '${config.type}' is not a local file Glassbox can read offline (DuckDB, SQLite, CSV, Parquet)`
+    result.skipped = `type '${config.type}' is not a source Glassbox can read (DuckDB, SQLite, CSV, Parquet, JSON files; Postgres servers)`
     return null
   }
   if (!declared) {
@@ -121,24 +142,43 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
   }
   const shown = relative(root, declared) || declared
   let file: string
-  try {
-    // Like every project-driven read, the declared file must be inside the project (symlinks resolved).
-    file = resolveInside(root, declared)
-  } catch (error) {
-    if (!(error instanceof ProjectPathMissingError || error instanceof PathOutsideProjectError)) throw error
-    const missing = error instanceof ProjectPathMissingError
-    result.errors.push(missing ? `database file not found: ${shown} (declared in nao_config.yaml)` : error.message)
-    return null
+  if (isGlobPath(declared)) {
+    // A glob names no single file; it must stay inside the project as written (DuckDB, locked to the glob's
+    // folder, refuses what it matches through a symlink out).
+    if (!isInside(realpathSync(root), resolve(root, declared))) {
+      result.errors.push(`Refused "${shown}": the glob reaches outside the project. Only files inside the project folder can be read.`)
+      return null
+    }
+    file = resolve(realpathSync(root), relative(root, resolve(root, declared)))
+  } else {
+    try {
+      // Like every project-driven read, the declared file must be inside the project (symlinks resolved).
+      file = resolveInside(root, declared)
+    } catch (error) {
+      if (!(error instanceof ProjectPathMissingError || error instanceof PathOutsideProjectError)) throw error
+      const missing = error instanceof ProjectPathMissingError
+      result.errors.push(missing ? `database file not found: ${shown} (declared in nao_config.yaml)` : error.message)
+      return null
+    }
   }
   let source: DataSource
   try {
-    source = kind === 'sqlite' ? openSqliteFile(file) : kind === 'duckdb' ? await openDuckDbFile(file) : await openDataFile(file, kind)
+    source =
+      kind === 'sqlite'
+        ? openSqliteFile(file)
+        : kind === 'duckdb'
+          ? await openDuckDbFile(file, root)
+          : await openDataFile(file, kind, dataFileTableName(config), root)
   } catch (error) {
     result.errors.push(`cannot open ${shown} as ${kind}: ${firstLine(error)}`)
     return null
   }
+  const database = kind === 'sqlite' || kind === 'duckdb' ? basename(declared, extname(declared)) : dataFileDatabaseName(config)
+  return listPlan(root, config, result, source, `databases/type=${safeSegment(config.type)}/database=${safeSegment(database)}`, shown)
+}
+
+async function listPlan(root: string, config: DatabaseConfig, result: DatabaseSyncResult, source: DataSource, folder: string, shown: string): Promise<Plan | null> {
   result.warnings.push(...source.warnings)
-  const folder = `databases/type=${safeSegment(config.type)}/database=${safeSegment(basename(declared, extname(declared)))}`
   result.folder = folder
   try {
     const matches = tableFilter(config)
@@ -151,10 +191,10 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
   }
 }
 
-function sourceKind(config: DatabaseConfig): 'duckdb' | 'sqlite' | 'csv' | 'parquet' | null {
-  const format = config.path ? dataFileFormat(config.path) : null
+function sourceKind(config: DatabaseConfig): 'duckdb' | 'sqlite' | DataFileFormat | null {
+  const format = declaredDataFormat(config)
   if (format) return format
-  if (config.type === 'duckdb' || config.type === 'sqlite' || config.type === 'csv' || config.type === 'parquet') return config.type
+  if (config.type === 'duckdb' || config.type === 'sqlite') return config.type
   return null
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ProjectSnapshot } from '../../project/types'
 import type { DatabasePool } from '../sql/database-pool'
 import type { QueryStore } from '../sql/query-store'
+import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../sql/result-budget'
 import { errorMessage } from '../../../shared/error-message'
 
 // Every tool is one name and one `createTool` call: zod input schema, execute, and the text the model sees.
@@ -15,6 +16,10 @@ export interface ToolLimits {
   /** Characters of any tool output sent to the model. */
   maxOutputChars: number
   sqlTimeoutMs: number
+  /** Bytes of one query's cells kept in memory; reading stops there with a visible note. */
+  maxResultBytes: number
+  /** Characters kept of one result cell. */
+  maxCellChars: number
   /** Entries returned by list / search. */
   maxEntries: number
   /** Default and ceiling for grep matches. */
@@ -28,6 +33,8 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   maxRowsStored: 1_000,
   maxOutputChars: 16_000,
   sqlTimeoutMs: 30_000,
+  maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
+  maxCellChars: DEFAULT_MAX_CELL_CHARS,
   maxEntries: 200,
   maxGrepResults: 100,
   maxFileBytes: 2_000_000

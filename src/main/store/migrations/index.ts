@@ -2,10 +2,11 @@ import { checkRegistry, type Migration } from '../migrate'
 import { initial } from './0010-initial'
 import { memoryTokens } from './0020-memory-tokens'
 import { memoryCounts } from './0030-memory-counts'
+import { tokenScales } from './0040-token-scales'
 import { evaluations } from './0060-evaluations'
 import { answerVersions } from './0070-answer-versions'
 
 /** Every schema step in order. Append only: a released step is never edited, a new file fixes it. */
-export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, evaluations, answerVersions]
+export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, tokenScales, evaluations, answerVersions]
 
 checkRegistry(MIGRATIONS)

@@ -45,6 +45,8 @@ export interface AppState {
   updateSettings(patch: ApiInputs['updateSettings']): Promise<void>
   refreshModels(): Promise<void>
   runSync(): Promise<void>
+  /** Stops the running sync between tables. */
+  cancelSync(): Promise<void>
   bumpRevision(): void
   notify(kind: Toast['kind'], text: string): void
   dismissToast(id: number): void
@@ -252,18 +254,28 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     [api, notify]
   )
 
+  const syncCancelled = useRef(false)
   const runSync = useCallback(async () => {
     setSync({ running: true, progress: null })
+    syncCancelled.current = false
     try {
       const result = await api.syncProject({})
       notify('info', `Synced ${result.tables} tables.`)
       setRevision((value) => value + 1)
     } catch (error) {
-      notify('error', `Sync failed: ${errorMessage(error)}`)
+      if (syncCancelled.current) {
+        notify('info', errorMessage(error))
+        setRevision((value) => value + 1)
+      } else notify('error', `Sync failed: ${errorMessage(error)}`)
     } finally {
       setSync((state) => ({ ...state, running: false }))
     }
   }, [api, notify])
+
+  const cancelSync = useCallback(async () => {
+    syncCancelled.current = true
+    await api.cancelSync({})
+  }, [api])
 
   const onPush = useCallback((listener: (event: PushEvent) => void) => {
     listeners.current.add(listener)
@@ -305,12 +317,13 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
       updateSettings,
       refreshModels,
       runSync,
+      cancelSync,
       bumpRevision,
       notify,
       dismissToast,
       onPush
     }),
-    [transport, api, ready, project, recentProjects, settings, models, modelsLoading, chats, chatSearch, activeChatId, view, revision, sync, toasts, selectChat, openProject, refreshChats, newChat, deleteChat, renameChat, updateSettings, refreshModels, runSync, bumpRevision, notify, dismissToast, onPush]
+    [transport, api, ready, project, recentProjects, settings, models, modelsLoading, chats, chatSearch, activeChatId, view, revision, sync, toasts, selectChat, openProject, refreshChats, newChat, deleteChat, renameChat, updateSettings, refreshModels, runSync, cancelSync, bumpRevision, notify, dismissToast, onPush]
   )
   return <AppContext.Provider value={state}>{children}</AppContext.Provider>
 }

@@ -5,6 +5,7 @@ import { useApp } from '../../state/app-state'
 import { messageTextOf, type Draft } from '../../state/draft'
 import { usePromptPreview } from '../../state/use-prompt-preview'
 import { DiagnosticsTab } from './DiagnosticsTab'
+import { describeRunOutcome } from './run-outcome'
 import { formatTokens, percent } from './format'
 import { MemoryTab } from './MemoryTab'
 import { RequestTab } from './RequestTab'
@@ -79,6 +80,7 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
             <button className="link-button" onClick={onLeaveRun}>
               Back to live preview
             </button>
+            {run.outcome && <div className="run-outcome" data-testid="run-outcome">{run.outcome}</div>}
           </div>
         ) : (
           <div className="inspector-source">Live: what your next message would send{messageTextOf(draft) ? '' : ' (type to preview)'}.</div>
@@ -149,17 +151,34 @@ function MemorySnapshot({ preview }: { preview: PromptPreview }): React.JSX.Elem
   )
 }
 
-function useRunPrompt(runId: string | null): { preview: PromptPreview | null; loading: boolean; error: string | null } {
+interface RunPromptState {
+  preview: PromptPreview | null
+  /** How the run ended and what the server counted, in words. */
+  outcome: string | null
+  loading: boolean
+  error: string | null
+}
+
+function useRunPrompt(runId: string | null): RunPromptState {
   const { api } = useApp()
-  const [state, setState] = useState<{ preview: PromptPreview | null; loading: boolean; error: string | null }>({ preview: null, loading: false, error: null })
+  const [state, setState] = useState<RunPromptState>({ preview: null, outcome: null, loading: false, error: null })
   useEffect(() => {
     if (!runId) return
     let cancelled = false
-    setState({ preview: null, loading: true, error: null })
+    setState({ preview: null, outcome: null, loading: true, error: null })
     api
       .getRun({ runId })
-      .then((run) => !cancelled && setState({ preview: run.prompt, loading: false, error: run.prompt ? null : 'This run has no recorded prompt.' }))
-      .catch((error: unknown) => !cancelled && setState({ preview: null, loading: false, error: errorMessage(error) }))
+      .then(
+        (run) =>
+          !cancelled &&
+          setState({
+            preview: run.prompt,
+            outcome: describeRunOutcome(run, run.prompt?.budget ?? null),
+            loading: false,
+            error: run.prompt ? null : 'This run has no recorded prompt.'
+          })
+      )
+      .catch((error: unknown) => !cancelled && setState({ preview: null, outcome: null, loading: false, error: errorMessage(error) }))
     return () => {
       cancelled = true
     }

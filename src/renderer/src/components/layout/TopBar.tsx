@@ -11,7 +11,7 @@ function timezones(current: string): string[] {
 }
 
 export function TopBar(): React.JSX.Element {
-  const { settings, models, modelsLoading, refreshModels, updateSettings, project, sync, runSync } = useApp()
+  const { settings, models, modelsLoading, refreshModels, updateSettings, project, sync, runSync, cancelSync } = useApp()
   const zones = useMemo(() => timezones(settings?.timezone ?? 'UTC'), [settings?.timezone])
   const running = (models ?? []).filter((server) => server.running)
   const selectedValue = settings?.endpoint && settings.model ? `${settings.endpoint}|${settings.model}` : ''
@@ -87,6 +87,11 @@ export function TopBar(): React.JSX.Element {
             'Sync'
           )}
         </button>
+        {sync.running && (
+          <button className="button small" onClick={() => void cancelSync()} data-testid="sync-cancel" title="Stop the sync; tables already written stay">
+            Stop sync
+          </button>
+        )}
       </div>
       {sync.running && sync.progress && (
         <div className="topbar-progress" style={{ width: `${(sync.progress.done / Math.max(1, sync.progress.total)) * 100}%` }} title={sync.progress.table} />
