@@ -8,6 +8,8 @@ import type { Diagnostic, MemoryCategory, PromptPreview } from './prompt'
 
 const id = z.string().min(1).max(200)
 const text = (max: number) => z.string().max(max)
+/** A model server address: http(s) only, checked at the boundary (#11: `javascript:…` was accepted). */
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address, e.g. http://127.0.0.1:11434/v1' }).max(2000)
 
 // Issue #16 (daily-use features): renaming a chat.
 const chatExtrasInputs = {
@@ -54,7 +56,7 @@ export const apiInputs = {
   setMemoryEnabled: z.strictObject({ id: z.number().int().positive(), enabled: z.boolean() }),
   deleteMemory: z.strictObject({ id: z.number().int().positive() }),
   updateSettings: z.strictObject({
-    endpoint: text(2000).url().optional(),
+    endpoint: httpUrl.optional(),
     model: text(500).optional(),
     /** A smaller model on the same server for learning memories; null: the chat model. */
     memoryModel: text(500).nullable().optional(),
@@ -343,6 +345,17 @@ export interface EvaluationProgress {
   result?: EvaluationCaseResult
 }
 
+/** What a sync did (#13.9): files it wrote or removed, and files it left because it did not write them. */
+export interface SyncSummary {
+  tables: number
+  /** Project-relative files written or removed. */
+  changed?: string[]
+  /** Project-relative files sync would have rewritten but did not write itself (e.g. nao's own preview.md). */
+  changedBySomeoneElse?: string[]
+  /** One line per database that failed (e.g. databases/ linked outside the project). */
+  errors?: string[]
+}
+
 export interface SyncProgress {
   done: number
   total: number
@@ -383,7 +396,7 @@ export interface GlassboxApi {
   updateSettings(input: ApiInputs['updateSettings']): Promise<Settings>
   listModels(): Promise<ModelServerView[]>
   runTests(input: ApiInputs['runTests']): Promise<TestReport>
-  syncProject(input: ApiInputs['syncProject']): Promise<{ tables: number }>
+  syncProject(input: ApiInputs['syncProject']): Promise<SyncSummary>
   listTestCases(input: ApiInputs['listTestCases']): Promise<TestCaseInfo[]>
   /** Runs the suite for each model (one case at a time per server) and stores it; resolves when done or cancelled. */
   runEvaluation(input: ApiInputs['runEvaluation']): Promise<EvaluationDetail>

@@ -66,8 +66,6 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
   timezone?: string
   now?: Date
   forkSelection?: string
-  /** The command line previews any file the user names; the app only attaches project files. */
-  allowOutsideAttachments?: boolean
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
@@ -89,6 +87,8 @@ export class NoProjectOpenError extends Error {
 
 export async function createGlassbox(options: GlassboxOptions = {}): Promise<Glassbox> {
   const store = openStore(resolveDataDir(options.dataDir), { nativeBinding: options.nativeBinding })
+  // A run whose process was killed mid-way would otherwise show as still streaming for ever.
+  store.runs.markInterrupted()
   const now = options.now ?? (() => new Date())
   const listeners = new Set<(event: PushEvent) => void>()
   const push = (event: PushEvent): void => {
@@ -182,7 +182,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const testMode = input.testMode ?? current.testMode
     const chat = input.chatId ? store.chats.get(input.chatId) : null
     const extras = { attachments: input.attachments, tables: input.tables, skill: input.skill }
-    const { files, images } = await describeMessageFiles(snapshot, extras, { allowOutside: input.allowOutsideAttachments })
+    const { files, images } = await describeMessageFiles(snapshot, extras)
     const assemble = (model: PromptModelInfo) =>
       assemblePrompt({
         project: snapshot,
@@ -376,7 +376,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
           signal: controller.signal,
           onProgress: (progress) => push({ channel: 'sync-progress', progress })
         })
-        return { tables: result.tables }
+        return { tables: result.tables, changed: result.changed, changedBySomeoneElse: result.changedBySomeoneElse, errors: result.errors }
       } finally {
         syncs.delete(controller)
       }

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createGlassbox } from '../app/create-glassbox'
+import { MessageInputError } from '../app/message-inputs'
+import { AttachmentError } from '../prompt/user/attachments'
 import type { CliIo } from '../cli'
 import type { PromptPreview } from '../../shared/prompt'
 import { CliError } from './cli-error'
@@ -32,12 +34,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const preview = await glassbox.preview({
       question: values.question,
       attachments: values.attach.map((file) => resolve(file)),
-      allowOutsideAttachments: true,
       testMode: values['test-mode'],
       channel: values.channel ?? null,
       timezone: values.timezone,
       now,
       forkSelection: values['fork-selection']
+    }).catch((error: unknown) => {
+      // A refused attachment is the user's input, not a failure of the program: one line, exit 1.
+      if (error instanceof MessageInputError || error instanceof AttachmentError) throw new CliError(error.message)
+      throw error
     })
     io.stdout(values.json ? JSON.stringify(preview, null, 2) + '\n' : describe(preview))
     return 0

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { parse } from 'yaml'
 import { z } from 'zod'
+import { readRegularFileSync } from '../project/regular-file'
+import { resolveInside } from '../project/safe-path'
 import type { DatabaseConfig } from '../project/types'
 import { errorMessage } from '../../shared/error-message'
 import { markEnvReferences, parseServerConnection, SERVER_TYPES } from './server-config'
@@ -12,6 +14,9 @@ import { markEnvReferences, parseServerConnection, SERVER_TYPES } from './server
 
 /** What nao writes when a database entry names no accessors. */
 export const DEFAULT_ACCESSORS = ['columns', 'preview', 'description']
+
+/** Same cap as the project model's config read; a config file is a few KB. */
+const MAX_CONFIG_BYTES = 1024 * 1024
 
 const stringList = z.array(z.string()).nullish()
 
@@ -36,8 +41,15 @@ export function readDatabaseConfigs(root: string): DatabaseConfigs {
   const file = join(root, 'nao_config.yaml')
   if (!existsSync(file)) return { databases: [], problems: [] }
   let document: unknown
+  let text: string
   try {
-    document = parse(withoutJinja(markEnvReferences(readFileSync(file, 'utf8'))))
+    // Like every project file: through the realpath guard, and only if it is a regular file.
+    text = readRegularFileSync(resolveInside(root, 'nao_config.yaml'), MAX_CONFIG_BYTES).toString('utf8')
+  } catch (error) {
+    return { databases: [], problems: [`nao_config.yaml cannot be read: ${firstLine(error)}`] }
+  }
+  try {
+    document = parse(withoutJinja(markEnvReferences(text)))
   } catch (error) {
     return { databases: [], problems: [`nao_config.yaml is not valid YAML: ${firstLine(error)}`] }
   }

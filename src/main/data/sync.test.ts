@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { NAO_EXAMPLE, copyNaoExample } from '../../../test/support/fixtures'
+import { DEFAULT_ACCESSORS } from './database-config'
 import { syncProject } from './sync'
+import { SYNC_MANIFEST } from './table-folder'
 
 const TABLES_DIR = 'databases/type=duckdb/database=jaffle_shop/schema=main'
 const cleanups: (() => void)[] = []
@@ -41,25 +43,34 @@ describe('syncProject on the nao example', () => {
     }
   })
 
-  it('keeps files it does not produce and removes folders of tables that are gone', async () => {
+  it('keeps files it does not produce and removes the files it wrote for tables that are gone', async () => {
     const dir = copy()
+    rmSync(join(dir, 'databases'), { recursive: true })
+    await syncProject(dir)
     const kept = join(dir, TABLES_DIR, 'table=orders/annotations.md')
     writeFileSync(kept, 'Amounts are in dollars.\n')
-    const goneWithNote = join(dir, TABLES_DIR, 'table=old_orders')
-    const goneBare = join(dir, TABLES_DIR, 'table=old_customers')
-    for (const folder of [goneWithNote, goneBare]) {
-      mkdirSync(folder)
-      writeFileSync(join(folder, 'columns.md'), '# old\n')
-      writeFileSync(join(folder, 'preview.md'), '# old\n')
-    }
-    writeFileSync(join(goneWithNote, 'annotations.md'), 'keep me\n')
+    const noteInGone = join(dir, TABLES_DIR, 'table=customers/annotations.md')
+    writeFileSync(noteInGone, 'keep me\n')
+    const handMade = join(dir, TABLES_DIR, 'table=old_customers')
+    mkdirSync(handMade)
+    writeFileSync(join(handMade, 'columns.md'), '# old\n')
 
-    const result = await syncProject(dir)
+    const config = { name: 'jaffle', type: 'duckdb', path: join(dir, 'jaffle_shop.duckdb'), accessors: DEFAULT_ACCESSORS, include: [], exclude: ['main.customers', 'main.stg_*'] }
+    const result = await syncProject(dir, { databases: [config] })
 
     expect(readFileSync(kept, 'utf8')).toBe('Amounts are in dollars.\n')
-    expect(existsSync(goneBare)).toBe(false)
-    expect(readdirSync(goneWithNote)).toEqual(['annotations.md'])
-    expect(result.removed.sort()).toEqual([`${TABLES_DIR}/table=old_customers`, `${TABLES_DIR}/table=old_orders`])
+    expect(readdirSync(join(dir, TABLES_DIR, 'table=customers'))).toEqual(['annotations.md'])
+    expect(existsSync(join(dir, TABLES_DIR, 'table=stg_orders'))).toBe(false)
+    // Not written by sync: left as it is, and said so.
+    expect(readFileSync(join(handMade, 'columns.md'), 'utf8')).toBe('# old\n')
+    expect(result.changedBySomeoneElse).toEqual([`${TABLES_DIR}/table=old_customers/columns.md`])
+    expect(result.removed.sort()).toEqual([
+      `${TABLES_DIR}/table=customers`,
+      `${TABLES_DIR}/table=stg_customers`,
+      `${TABLES_DIR}/table=stg_orders`,
+      `${TABLES_DIR}/table=stg_payments`
+    ])
+    expect(result.changed).toContain(`${TABLES_DIR}/table=customers/columns.md`)
   })
 
   it('writes nothing when the files are already current', async () => {
@@ -87,6 +98,6 @@ describe('syncProject on the nao example', () => {
     })
     expect(result.errors).toEqual([])
     expect(readdirSync(join(dir, TABLES_DIR)).sort()).toEqual(['table=orders', 'table=raw_customers', 'table=raw_orders'])
-    expect(readdirSync(join(dir, TABLES_DIR, 'table=orders')).sort()).toEqual(['columns.md', 'description.md'])
+    expect(readdirSync(join(dir, TABLES_DIR, 'table=orders')).sort()).toEqual([SYNC_MANIFEST, 'columns.md', 'description.md'])
   })
 })

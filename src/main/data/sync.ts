@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, realpathSync } from 'node:fs'
-import { basename, extname, join, relative, resolve } from 'node:path'
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path'
 import picomatch from 'picomatch'
 import type { SyncProgress } from '../../shared/api'
 import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from '../project/safe-path'
@@ -10,7 +10,16 @@ import { dataFileDatabaseName, dataFileTableName, declaredDataFormat, isGlobPath
 import { openDataFile, openDuckDbFile } from './duckdb-source'
 import { openPostgresSource } from './postgres-source'
 import { openSqliteFile } from './sqlite-source'
-import { commitTableFolder, recoverTableFolders, removeIfEmpty, removeTableFolder, type CommitProbe } from './table-folder'
+import {
+  assertWritableInside,
+  commitTableFolder,
+  recoverTableFolders,
+  removeIfEmpty,
+  removeTableFolder,
+  WriteOutsideProjectError,
+  type CommitProbe,
+  type TableCommit
+} from './table-folder'
 import { renderColumns, renderDescription, renderPreview, type TableContent } from './table-markdown'
 
 // `sync`: regenerates databases/type=<type>/database=<db>/schema=<s>/table=<t>/ from the database files
@@ -36,6 +45,10 @@ export interface DatabaseSyncResult {
   written: number
   /** Project-relative table folders whose generated files were removed. */
   removed: string[]
+  /** Project-relative files sync wrote or removed. */
+  changed: string[]
+  /** Project-relative files sync would have written but did not write itself: left untouched. */
+  changedBySomeoneElse: string[]
   errors: string[]
   warnings: string[]
   /** Why the database was not synced at all (not an error: e.g. a server database, offline). */
@@ -46,6 +59,10 @@ export interface SyncResult {
   tables: number
   written: number
   removed: string[]
+  /** Project-relative files sync wrote or removed. */
+  changed: string[]
+  /** Files sync did not write itself (nao's own, or edited since): left untouched, listed so a person can decide. */
+  changedBySomeoneElse: string[]
   databases: DatabaseSyncResult[]
   /** Every error, prefixed with the database name; the rest was still synced. */
   errors: string[]
@@ -82,14 +99,27 @@ export function syncProject(root: string, options: SyncOptions = {}): Promise<Sy
   })
 }
 
-async function runSync(root: string, options: SyncOptions): Promise<SyncResult> {
+async function runSync(givenRoot: string, options: SyncOptions): Promise<SyncResult> {
+  // Every path below is built on the real root, so "inside the project" and the paths reported agree.
+  const root = realpathSync(givenRoot)
+  const rootReal = root
   const configs = options.databases ? { databases: options.databases, problems: [] } : readDatabaseConfigs(root)
   const results: DatabaseSyncResult[] = []
   const plans: Plan[] = []
   const signal = options.signal ?? new AbortController().signal
   try {
     for (const config of configs.databases) {
-      const result: DatabaseSyncResult = { name: config.name, folder: null, tables: 0, written: 0, removed: [], errors: [], warnings: [] }
+      const result: DatabaseSyncResult = {
+        name: config.name,
+        folder: null,
+        tables: 0,
+        written: 0,
+        removed: [],
+        changed: [],
+        changedBySomeoneElse: [],
+        errors: [],
+        warnings: []
+      }
       results.push(result)
       const plan = await planDatabase(root, config, result, signal)
       if (plan) plans.push(plan)
@@ -97,14 +127,23 @@ async function runSync(root: string, options: SyncOptions): Promise<SyncResult> 
     const total = plans.reduce((sum, plan) => sum + plan.tables.length, 0)
     let done = 0
     for (const plan of plans) {
+      try {
+        // databases/ (or any folder below it) linked out of the project: nothing is written or removed there.
+        assertWritableInside(rootReal, plan.dir)
+      } catch (error) {
+        if (!(error instanceof WriteOutsideProjectError)) throw error
+        plan.result.errors.push(error.message)
+        done += plan.tables.length
+        continue
+      }
       forEachSchemaDir(plan.dir, recoverTableFolders)
       for (const name of plan.tables) {
         if (signal.aborted) throw new SyncCancelledError(done, total)
-        await syncTable(plan, name, options.probe)
+        await syncTable(rootReal, plan, name, options.probe)
         done++
         options.onProgress?.({ done, total, table: `${plan.result.name}: ${name.schema}.${name.table}` })
       }
-      removeGoneTables(root, plan)
+      removeGoneTables(rootReal, plan)
     }
   } finally {
     for (const plan of plans) plan.source.close()
@@ -117,6 +156,8 @@ async function runSync(root: string, options: SyncOptions): Promise<SyncResult> 
     tables: results.reduce((sum, result) => sum + result.tables, 0),
     written: results.reduce((sum, result) => sum + result.written, 0),
     removed: results.flatMap((result) => result.removed),
+    changed: results.flatMap((result) => result.changed),
+    changedBySomeoneElse: results.flatMap((result) => result.changedBySomeoneElse),
     databases: results,
     errors
   }
@@ -160,6 +201,11 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
       result.errors.push(missing ? `database file not found: ${shown} (declared in nao_config.yaml)` : error.message)
       return null
     }
+  }
+  if (!isGlobPath(declared) && !statSync(file).isFile()) {
+    // A named pipe or device declared as a database would block whatever opens it.
+    result.errors.push(`${shown} is not a regular file (a pipe, socket or device); only database files are read`)
+    return null
   }
   let source: DataSource
   try {
@@ -205,7 +251,7 @@ function tableFilter(config: DatabaseConfig): (qualified: string) => boolean {
   return (qualified) => included(qualified) && !excluded(qualified)
 }
 
-async function syncTable(plan: Plan, name: TableName, probe: CommitProbe | undefined): Promise<void> {
+async function syncTable(rootReal: string, plan: Plan, name: TableName, probe: CommitProbe | undefined): Promise<void> {
   const tableDir = join(plan.dir, `schema=${safeSegment(name.schema)}`, `table=${safeSegment(name.table)}`)
   let content: TableContent
   try {
@@ -221,18 +267,46 @@ async function syncTable(plan: Plan, name: TableName, probe: CommitProbe | undef
   // nao writes description.md whatever the accessors say (the example lists only columns and preview).
   files.set('description.md', renderDescription(content))
   if (accessors.includes('preview')) files.set('preview.md', renderPreview(content))
-  if (commitTableFolder(tableDir, files, probe)) plan.result.written++
+  let commit: TableCommit
+  try {
+    commit = commitTableFolder(rootReal, tableDir, files, probe)
+  } catch (error) {
+    if (!(error instanceof WriteOutsideProjectError)) throw error
+    plan.result.errors.push(`${name.schema}.${name.table}: ${error.message}`)
+    return
+  }
+  record(plan.result, projectPath(rootReal, tableDir), commit)
+  if (commit.changed.length > 0) plan.result.written++
   plan.result.tables++
 }
 
-function removeGoneTables(root: string, plan: Plan): void {
+function record(result: DatabaseSyncResult, folder: string, commit: TableCommit): void {
+  result.changed.push(...commit.changed.map((file) => `${folder}/${file}`))
+  result.changedBySomeoneElse.push(...commit.foreign.map((file) => `${folder}/${file}`))
+}
+
+/** Project-relative path of `path`, whose parent folder exists. */
+function projectPath(rootReal: string, path: string): string {
+  return relative(rootReal, realpathSync(dirname(path))).split(sep).concat(basename(path)).filter(Boolean).join('/')
+}
+
+function removeGoneTables(rootReal: string, plan: Plan): void {
   const kept = new Set(plan.tables.map((name) => join(plan.dir, `schema=${safeSegment(name.schema)}`, `table=${safeSegment(name.table)}`)))
   forEachSchemaDir(plan.dir, (schemaDir) => {
     for (const entry of readdirSync(schemaDir, { withFileTypes: true })) {
       const tableDir = join(schemaDir, entry.name)
       if (!entry.isDirectory() || !entry.name.startsWith('table=') || kept.has(tableDir)) continue
-      removeTableFolder(tableDir)
-      plan.result.removed.push(relative(root, tableDir).split('\\').join('/'))
+      const folder = projectPath(rootReal, tableDir)
+      let commit: TableCommit
+      try {
+        commit = removeTableFolder(rootReal, tableDir)
+      } catch (error) {
+        if (!(error instanceof WriteOutsideProjectError)) throw error
+        plan.result.errors.push(error.message)
+        continue
+      }
+      record(plan.result, folder, commit)
+      if (commit.changed.length > 0) plan.result.removed.push(folder)
     }
     removeIfEmpty(schemaDir)
   })

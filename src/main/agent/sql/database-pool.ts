@@ -1,6 +1,6 @@
-import { openSync, readSync, closeSync } from 'node:fs'
 import { basename, extname, relative } from 'node:path'
 import { dataFileDatabaseName, dataFileFormat, dataFileReader, dataFileTableName, declaredDataFormat } from '../../data/data-files'
+import { readRegularFileSync } from '../../project/regular-file'
 import { resolveInside, toProjectPath } from '../../project/safe-path'
 import type { ProjectSnapshot } from '../../project/types'
 import { openLockedDuckDb, runDuckDbQuery, type LockedDuckDb } from './duckdb-runner'
@@ -132,19 +132,18 @@ function discoverDatabases(project: ProjectSnapshot, projectFiles: readonly stri
   return { databases: found, views }
 }
 
-/** Reads the file header: SQLite files start with "SQLite format 3", DuckDB files carry "DUCK" at byte 8. */
+/**
+ * Reads the file header: SQLite files start with "SQLite format 3", DuckDB files carry "DUCK" at byte 8.
+ * Only a regular file is opened: a named pipe declared as a database would otherwise block here for ever.
+ */
 export function engineOf(path: string): Engine | null {
-  let fd: number | undefined
+  let header: Buffer
   try {
-    fd = openSync(path, 'r')
-    const header = Buffer.alloc(16)
-    readSync(fd, header, 0, 16, 0)
-    if (header.toString('latin1', 0, 15) === 'SQLite format 3') return 'sqlite'
-    if (header.toString('latin1', 8, 12) === 'DUCK') return 'duckdb'
-    return null
+    header = readRegularFileSync(path, 16)
   } catch {
     return null
-  } finally {
-    if (fd !== undefined) closeSync(fd)
   }
+  if (header.toString('latin1', 0, 15) === 'SQLite format 3') return 'sqlite'
+  if (header.toString('latin1', 8, 12) === 'DUCK') return 'duckdb'
+  return null
 }

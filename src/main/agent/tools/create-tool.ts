@@ -26,6 +26,8 @@ export interface ToolLimits {
   maxGrepResults: number
   /** Files larger than this are not read or grepped. */
   maxFileBytes: number
+  /** Wall-clock budget of one grep or search; past it the tool stops and says how far it got. */
+  searchTimeMs: number
 }
 
 export const DEFAULT_TOOL_LIMITS: ToolLimits = {
@@ -37,7 +39,8 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   maxCellChars: DEFAULT_MAX_CELL_CHARS,
   maxEntries: 200,
   maxGrepResults: 100,
-  maxFileBytes: 2_000_000
+  maxFileBytes: 2_000_000,
+  searchTimeMs: 5_000
 }
 
 /** An earlier answer the user referenced (pinned result, forked chat). */

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import type { ApiInputs, ChatSummary, GlassboxApi, ModelServerView, ProjectInfo, PushEvent, Settings, SyncProgress } from '../../../shared/api'
+import type { ApiInputs, ChatSummary, GlassboxApi, ModelServerView, ProjectInfo, PushEvent, Settings, SyncProgress, SyncSummary } from '../../../shared/api'
 import type { Transport } from '../transport'
 import { loadRecentProjects, rememberProject } from './recent-projects'
 import { errorMessage } from '../../../shared/error-message'
@@ -260,7 +260,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     syncCancelled.current = false
     try {
       const result = await api.syncProject({})
-      notify('info', `Synced ${result.tables} tables.`)
+      notify(result.errors?.length ? 'error' : 'info', describeSync(result))
       setRevision((value) => value + 1)
     } catch (error) {
       if (syncCancelled.current) {
@@ -326,4 +326,15 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     [transport, api, ready, project, recentProjects, settings, models, modelsLoading, chats, chatSearch, activeChatId, view, revision, sync, toasts, selectChat, openProject, refreshChats, newChat, deleteChat, renameChat, updateSettings, refreshModels, runSync, cancelSync, bumpRevision, notify, dismissToast, onPush]
   )
   return <AppContext.Provider value={state}>{children}</AppContext.Provider>
+}
+
+/** One line for the sync notice: what changed, what was left alone and why (#13.9), and any failure. */
+function describeSync(result: SyncSummary): string {
+  const parts = [`Synced ${result.tables} tables`]
+  const changed = result.changed?.length
+  if (changed !== undefined) parts.push(changed === 0 ? 'no file changed' : `${changed} file${changed === 1 ? '' : 's'} changed`)
+  const foreign = result.changedBySomeoneElse ?? []
+  if (foreign.length > 0) parts.push(`${foreign.length} left untouched, not written by sync (e.g. ${foreign[0]})`)
+  const errors = result.errors ?? []
+  return parts.join(' · ') + '.' + (errors.length > 0 ? ` ${errors.join(' ')}` : '')
 }
