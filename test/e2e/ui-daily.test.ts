@@ -286,7 +286,7 @@ describe('1024×700 window, German locale', () => {
   it('wraps long SQL, never breaks numbers or words inside table cells, and keeps "↓ Latest" off the messages', async () => {
     const { page } = small
     await openChat(page, 'Heavy analysis (20 charts, 20 tables)')
-    const call = page.locator('[data-tool="execute_sql"]').last()
+    const call = page.locator('[data-message-id="heavy-a20"] [data-tool="execute_sql"]')
     await call.locator('.tool-call-head').click()
     const pre = call.locator('.sql-block pre')
     await pre.waitFor()
