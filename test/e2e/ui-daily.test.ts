@@ -259,6 +259,9 @@ describe('1024×700 window, German locale', () => {
     const tab = await page.getByTestId('inspector-tab').boundingBox()
     if (!chat || !tab) throw new Error('no layout boxes')
     expect(tab.x).toBeGreaterThanOrEqual(chat.x + chat.width - 1)
+    // SQL the model quotes in its answer wraps too.
+    const answerSql = page.locator('.assistant-text pre:has(code.language-sql)').first()
+    expect(await answerSql.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true)
     await small.screenshot('daily-1024x700')
     // A toast takes its own row under the panes: the message list and the composer shrink, nothing is covered.
     const composerBefore = await page.getByTestId('composer').boundingBox()
