@@ -98,6 +98,8 @@ export interface ProjectInfo {
   skills: { name: string; description: string; location: string }[]
   tests: string[]
   diagnostics: Diagnostic[]
+  /** Questions to offer in an empty chat: the project's test prompts, then its tables. */
+  examples?: string[]
 }
 
 export interface ChatSummary {
@@ -170,6 +172,18 @@ export interface RunDetail {
   stopReason: string | null
   usage: { inputTokens: number; outputTokens: number } | null
   prompt: PromptPreview | null
+  /** When the run started, i.e. when its prompt was built (ISO-8601). */
+  startedAt?: string
+  /** Every request the run sent, round by round, exactly as it went over the wire (oldest first). */
+  requests?: RunRequestView[]
+}
+
+/** One request of a run: the body the HTTP client sent, byte for byte. */
+export interface RunRequestView {
+  round: number
+  url: string
+  body: string
+  sentAt: string
 }
 
 export interface MemoryView {
@@ -201,7 +215,14 @@ export interface ModelServerView {
   label: string
   baseUrl: string
   running: boolean
-  models: { id: string; contextWindow: number | null; vision: boolean | null; tools: boolean | null }[]
+  models: {
+    id: string
+    contextWindow: number | null
+    vision: boolean | null
+    tools: boolean | null
+    /** Where contextWindow came from, in the inspector's words. */
+    contextSource?: string
+  }[]
   error?: string
 }
 
@@ -369,6 +390,8 @@ export type PushEvent =
   | { channel: 'sync-progress'; progress: SyncProgress }
   | { channel: 'test-progress'; result: TestCaseResult }
   | { channel: 'evaluation-progress'; progress: EvaluationProgress }
+  /** Memories learned in the background from a chat (the UI says so quietly, with undo). */
+  | { channel: 'memory-learned'; chatId: string; memories: MemoryView[] }
 
 /** Every operation the UI can call: one function each, nothing generic. */
 export interface GlassboxApi {

@@ -27,6 +27,8 @@ export type ScriptedFault =
   | 'hang'
   /** HTTP 200 event stream with zero events (llama-cpp-python when the request exceeds its window). */
   | 'empty-stream'
+  /** 404 "model not found", as Ollama answers for a model it does not have. */
+  | 'model-not-found'
 
 export interface Turn {
   /** Assistant text, streamed in chunks of `chunkSize` characters. */
@@ -59,6 +61,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders
   /** Parsed JSON body, or null when there was none / it was not JSON. */
   body: unknown
+  /** The body exactly as received (UTF-8), for byte-for-byte comparisons. */
+  rawBody: string
 }
 
 export type Script = Turn[] | ((request: RecordedRequest, chatIndex: number) => Turn)
@@ -146,7 +150,8 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
       method: req.method ?? 'GET',
       path,
       headers: req.headers,
-      body: parseJson(raw)
+      body: parseJson(raw),
+      rawBody: raw
     }
     requests.push(recorded)
 
@@ -187,6 +192,10 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
           code: 'context_length_exceeded'
         }
       })
+    }
+    if (turn.fault === 'model-not-found') {
+      const requested = typeof body.model === 'string' ? body.model : 'unknown'
+      return sendJson(res, 404, { error: { message: `model "${requested}" not found, try pulling it first`, type: 'not_found_error' } })
     }
     if (turn.fault === 'tools-unsupported' && Array.isArray(body.tools) && body.tools.length > 0) {
       return sendJson(res, 400, { error: { message: `registry.ollama.ai/library/${MODEL} does not support tools`, type: 'api_error' } })

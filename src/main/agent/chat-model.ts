@@ -1,5 +1,6 @@
 import { ChatOpenAI } from '@langchain/openai'
 import { modelFetch, type FetchLike } from './model-fetch'
+import { withRequestCapture } from './request-capture'
 
 /** Where a model lives: a local OpenAI-compatible server and the model name it serves. */
 export interface ModelEndpoint {
@@ -28,7 +29,9 @@ export function createChatModel(endpoint: ModelEndpoint, options: ChatModelOptio
   return new ChatOpenAI({
     model: endpoint.model,
     apiKey: PLACEHOLDER_API_KEY,
-    configuration: { baseURL: endpoint.baseUrl, fetch: options.fetch ?? modelFetch },
+    // Wrappers stack: the capture (outermost, so a retried request is one round) records each body exactly as
+    // sent (request-capture.ts); modelFetch retries a request that met a closed idle socket (model-fetch.ts).
+    configuration: { baseURL: endpoint.baseUrl, fetch: withRequestCapture(options.fetch ?? modelFetch) },
     streaming: options.streaming ?? true,
     useResponsesApi: false,
     maxRetries: 0,

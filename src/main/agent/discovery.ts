@@ -98,6 +98,21 @@ export async function listModels(baseUrl: string, options: DiscoveryOptions & { 
   )
 }
 
+/**
+ * One model as its server describes it, for a run or a preview: its `/v1/models` entry first (vLLM reports
+ * `max_model_len` only there), then the server's own endpoints — the same answer the model list gives.
+ */
+export async function describeServedModel(baseUrl: string, modelId: string, options: DiscoveryOptions & { kind?: ServerKind } = {}): Promise<ModelInfo> {
+  let entry: { max_model_len?: number; meta?: { n_ctx_train?: number } | null } | undefined
+  try {
+    const listed = openAiModelsSchema.safeParse(await getJson(`${baseUrl}/models`, options))
+    if (listed.success) entry = listed.data.data.find((model) => model.id === modelId)
+  } catch {
+    // The server's own endpoints may still say.
+  }
+  return describeModel(baseUrl, modelId, { ...options, maxModelLen: entry?.max_model_len, trainedContextLength: entry?.meta?.n_ctx_train ?? undefined })
+}
+
 /** Context window and capabilities of one model; falls back to the configured window. */
 export async function describeModel(
   baseUrl: string,

@@ -1,4 +1,5 @@
 import { START_SERVER_GUIDANCE } from '../agent/endpoints'
+import { captureRequests } from '../agent/request-capture'
 import { runAgent, type RunOutcome } from '../agent/run-agent'
 import { createQueryStore } from '../agent/sql/query-store'
 import { createAgentTools, DEFAULT_TOOL_LIMITS, type AgentResultRecord, type ToolContext } from '../agent/tools'
@@ -11,6 +12,7 @@ import type { RunEvent, StopReason } from '../../shared/events'
 import type { RequestMessage } from '../../shared/prompt'
 import type { ResolvedModel } from './model-resolver'
 import { forkedFrom } from './message-inputs'
+import { explainRunFailure } from './run-failure'
 import { assemblePrompt, type AssembledPrompt, type PromptModelInfo } from './prompt-assembly'
 import type { TokenCalibration } from './token-calibration'
 import { fitExactly } from './exact-fit'
@@ -81,7 +83,8 @@ export class RunManager {
         files: input.files,
         images: input.images,
         results: forkedFrom(chat, (id) => store.chats.message(id)),
-        memory: selectStoredMemories(store, session.projectId, { currentChatId: chatId }),
+        // A memory learned in this chat applies from the next message on (issue #13), like in any other chat.
+        memory: selectStoredMemories(store, session.projectId),
         tools,
         testMode: input.testMode,
         now: input.now,
@@ -123,6 +126,7 @@ export class RunManager {
     const usedScale = model.info.tokenScale ?? 1
     // An exact count already taught the calibration; reported usage is the fallback.
     let calibrated = counted !== null
+    const ending: RunEvent[] = []
     const onEvent = (event: RunEvent): void => {
       if (event.type === 'usage' && !calibrated && budget) {
         // The first round's prompt is exactly the request we estimated (with the scale of that time).
@@ -130,23 +134,37 @@ export class RunManager {
         this.calibration.record(endpoint, (budget.used - budget.reservedOutput) / usedScale, event.inputTokens)
       }
       this.record(event, runId, answer.id, streamed)
-      this.push({ channel: 'run', event })
+      // The ending is told once the run is stored, with the failure explained (see explainRunFailure).
+      if (event.type === 'error' || event.type === 'end') ending.push(event)
+      else this.push({ channel: 'run', event })
     }
-    const done = runAgent({
-      endpoint,
-      messages: assembled.request,
-      tools,
-      toolContext,
-      signal: controller.signal,
-      onEvent,
-      runId,
-      chatId,
-      testMode: input.testMode,
-      modelSupportsTools: model.tools ?? undefined,
-      maxOutputTokens: model.info.reservedOutput
-    })
-      .then((outcome) => {
-        this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, outcome.error, outcome.usage)
+    // Every request the run makes is stored as sent, round by round, for the inspector.
+    const saveRequest = (request: { url: string; body: string }): void => {
+      try {
+        this.store.runs.saveRequest(runId, request)
+      } catch {
+        // The run goes on even if the store cannot keep this copy.
+      }
+    }
+    const done = captureRequests(saveRequest, () =>
+      runAgent({
+        endpoint,
+        messages: assembled.request,
+        tools,
+        toolContext,
+        signal: controller.signal,
+        onEvent,
+        runId,
+        chatId,
+        testMode: input.testMode,
+        modelSupportsTools: model.tools ?? undefined,
+        maxOutputTokens: model.info.reservedOutput
+      })
+    )
+      .then(async (outcome) => {
+        const error = outcome.error === undefined ? undefined : await explainRunFailure(outcome.error, { endpoint, budget })
+        this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, error, outcome.usage)
+        for (const event of ending) this.push({ channel: 'run', event: event.type === 'error' && error !== undefined ? { ...event, message: error } : event })
         return outcome
       })
       .catch((error: unknown) => {
@@ -215,9 +233,9 @@ export class RunManager {
     error: string | undefined,
     usage: { inputTokens: number; outputTokens: number } | null
   ): void {
-    const shown = text === '' && error ? error : text
+    // The answer keeps only what the model wrote; the failure is said once, beside it (runs.error).
     this.store.chats.updateMessage(messageId, {
-      text: shown,
+      text,
       reasoning: reasoning === '' ? null : reasoning,
       status
     })
@@ -226,7 +244,7 @@ export class RunManager {
 
   /** Nothing was sent: the chat says why and what to do, and the run is stored as failed. */
   private failBeforeSending(runId: string, chatId: string, messageId: string, message: string): StartedRun {
-    this.finish(runId, messageId, message, '', 'failed', 'error', message, null)
+    this.finish(runId, messageId, '', '', 'failed', 'error', message, null)
     this.push({ channel: 'run', event: { type: 'run-start', runId, chatId, model: 'none' } })
     this.push({ channel: 'run', event: { type: 'error', runId, message } })
     this.push({ channel: 'run', event: { type: 'end', runId, stopReason: 'error', answer: '' } })

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { detectServers, listModels } from '../agent/discovery'
+import { detectServers, listModels, type ModelInfo } from '../agent/discovery'
 import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
 import { syncProject } from '../data/sync'
@@ -9,7 +9,7 @@ import { scheduleMemoryExtraction } from '../memory/extract'
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
 import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
-import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
+import type { ApiInputs, ChatDetail, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
 import { EvaluationError, EvaluationService } from './evaluation'
@@ -66,6 +66,8 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
   timezone?: string
   now?: Date
   forkSelection?: string
+  /** Ask the model server for its window before assembling (the command line); the app previews instantly. */
+  resolveModel?: boolean
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
@@ -165,9 +167,12 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       // After the answer: a local server often serves one request at a time, and the answer must never wait
       // for memory. close() waits for it, so the store is not closed under it.
       const memoryEndpoint = { baseUrl: endpoint.baseUrl, model: current.memoryModel ?? endpoint.model }
-      const extraction = started.done.then(() =>
-        scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint })
-      )
+      const extraction = started.done
+        .then(() => scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint }))
+        .then((result) => {
+          if (result.status === 'saved' && result.inserted.length > 0) push({ channel: 'memory-learned', chatId, memories: result.inserted })
+          return result
+        })
       extractions.add(extraction)
       void extraction.finally(() => extractions.delete(extraction))
     }
@@ -191,7 +196,6 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         images,
         results: forkedFrom(chat, (id) => store.chats.message(id)),
         memory: selectStoredMemories(store, project.projectId, {
-          currentChatId: input.chatId ?? null,
           budgetTokens: input.memoryBudget ?? current.memoryBudget,
           memoryEnabled: current.memoryEnabled
         }),
@@ -205,7 +209,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         archiveSource: `chat:${input.chatId ?? 'new'}`,
         model
       })
-    const model = models.peek(current).info
+    const model = (input.resolveModel ? await models.resolve(current) : await models.peekSoon(current)).info
     try {
       return assemble(model).preview
     } catch (error) {
@@ -278,7 +282,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return store.chats.create(session().projectId, { title, channel: channel ?? null })
     },
     async getChat({ chatId }) {
-      return store.chats.get(chatId)
+      return withRunErrors(store, store.chats.get(chatId))
     },
     async deleteChat({ chatId }) {
       store.chats.delete(chatId)
@@ -402,6 +406,23 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   return api
 }
 
+/** A failed answer carries its run's error, said once beside whatever the model wrote before it failed. */
+function withRunErrors(store: Store, chat: ChatDetail): ChatDetail {
+  if (!chat.messages.some((message) => message.status === 'failed' && message.runId)) return chat
+  return {
+    ...chat,
+    messages: chat.messages.map((message) => {
+      if (message.status !== 'failed' || !message.runId) return message
+      const error = store.runs.getRecord(message.runId).error
+      return error ? { ...message, error } : message
+    })
+  }
+}
+
+function modelView({ id, contextWindow, contextSource, vision, tools }: ModelInfo): ModelServerView['models'][number] {
+  return { id, contextWindow, vision, tools, ...(contextWindow ? { contextSource } : {}) }
+}
+
 /** Every preset server (running or not, so the picker can say how to start one) plus a configured one. */
 async function listModelServers(configured: string | null): Promise<ModelServerView[]> {
   const detected = await detectServers({ timeoutMs: 800 })
@@ -412,13 +433,13 @@ async function listModelServers(configured: string | null): Promise<ModelServerV
       label: preset.label,
       baseUrl: preset.baseUrl,
       running: server !== undefined,
-      models: (server?.models ?? []).map(({ id, contextWindow, vision, tools }) => ({ id, contextWindow, vision, tools }))
+      models: (server?.models ?? []).map(modelView)
     }
   })
   if (configured && !views.some((view) => view.baseUrl === configured)) {
     try {
       const models = await listModels(configured, { timeoutMs: 1500 })
-      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(({ id, contextWindow, vision, tools }) => ({ id, contextWindow, vision, tools })) })
+      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(modelView) })
     } catch (error) {
       views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: false, models: [], error: errorMessage(error) })
     }

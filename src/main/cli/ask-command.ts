@@ -48,7 +48,8 @@ export async function run(argv: string[], io: CliIo, overrides: Partial<Glassbox
     const outcome = await done.finally(() => process.off('SIGINT', onSigint))
     const record = glassbox.store.runs.getRecord(runId)
     const stopReason = outcome?.stopReason ?? 'error'
-    const error = outcome ? outcome.error : (record.error ?? 'the run failed')
+    // The stored error is the explained one (reason and what to do, see explainRunFailure).
+    const error = record.error ?? (outcome ? outcome.error : 'the run failed')
     if (json) {
       io.stdout(
         JSON.stringify({

@@ -22,6 +22,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       'fork-selection': { type: 'string' },
       timezone: { type: 'string' },
       now: { type: 'string' },
+      endpoint: { type: 'string' },
+      model: { type: 'string' },
       'data-dir': { type: 'string' },
       json: { type: 'boolean', default: false }
     },
@@ -30,7 +32,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   })
   const project = requireProject(values.project)
   const now = values.now === undefined ? undefined : parseNow(values.now)
-  return withGlassbox(createGlassbox({ dataDir: values['data-dir'], projectPath: project, watch: false }), async (glassbox) => {
+  return withGlassbox(createGlassbox({ dataDir: values['data-dir'], projectPath: project, endpoint: values.endpoint, model: values.model, watch: false }), async (glassbox) => {
     const preview = await glassbox.preview({
       question: values.question,
       attachments: values.attach.map((file) => resolve(file)),
@@ -38,7 +40,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       channel: values.channel ?? null,
       timezone: values.timezone,
       now,
-      forkSelection: values['fork-selection']
+      forkSelection: values['fork-selection'],
+      // The budget is checked against the window the server reports, as a run would be.
+      resolveModel: values.endpoint !== undefined || values.model !== undefined
     }).catch((error: unknown) => {
       // A refused attachment is the user's input, not a failure of the program: one line, exit 1.
       if (error instanceof MessageInputError || error instanceof AttachmentError) throw new CliError(error.message)
@@ -65,7 +69,7 @@ function describe(preview: PromptPreview): string {
   }
   if (preview.budget) {
     const { budget } = preview
-    lines.push('', `=== Budget: ${budget.used} of ${budget.contextWindow} tokens ===`)
+    lines.push('', `=== Budget: ${budget.used} of ${budget.contextWindow} tokens (context window: ${budget.contextSource ?? 'unknown source'}) ===`)
     for (const part of budget.parts) lines.push(`${part.name.padEnd(10)} ${String(part.tokens).padStart(6)}`)
     for (const trim of budget.trimmed) lines.push(`trimmed ${trim.part}: ${trim.detail} (${trim.tokensSaved} tokens)`)
   }

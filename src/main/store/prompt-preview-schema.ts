@@ -53,7 +53,10 @@ export const promptPreviewParts = {
     used: z.number(),
     parts: z.array(z.object({ name: z.string(), tokens: z.number() })),
     trimmed: z.array(z.object({ part: z.string(), detail: z.string(), tokensSaved: z.number() })),
-    serverCounted: z.number().optional()
+    safetyMargin: z.number().optional(),
+    serverCounted: z.number().optional(),
+    contextSource: z.string().optional(),
+    archivedMessages: z.number().optional()
   })
 }
 

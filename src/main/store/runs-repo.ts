@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { RunDetail, ToolCallView } from '../../shared/api'
+import type { RunDetail, RunRequestView, ToolCallView } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import type { StoreContext } from './context'
 import { StoreNotFoundError } from './errors'
@@ -206,8 +206,34 @@ export class RunsRepo {
       status: run.status,
       stopReason: run.stopReason,
       usage: run.usage,
-      prompt: this.loadPrompt(runId)
+      prompt: this.loadPrompt(runId),
+      startedAt: run.startedAt,
+      requests: this.requests(runId)
     }
+  }
+
+  /** Records the next request of a run exactly as it was sent; returns its round number (1, 2, …). */
+  saveRequest(runId: string, request: { url: string; body: string }): number {
+    return this.context.write(() => {
+      const row = toRow(
+        this.context.statement(`SELECT coalesce(max(round), 0) + 1 AS round FROM run_requests WHERE run_id = ?`).get(runId)
+      )
+      const round = integer(row, 'round')
+      this.context
+        .statement(`INSERT INTO run_requests (run_id, round, url, body, sent_at) VALUES (?, ?, ?, ?, ?)`)
+        .run(runId, round, request.url, request.body, this.context.now())
+      return round
+    })
+  }
+
+  /** Every request of a run, in the order they were sent. */
+  requests(runId: string): RunRequestView[] {
+    return this.context
+      .read(() => this.context.statement(`SELECT * FROM run_requests WHERE run_id = ? ORDER BY round`).all(runId))
+      .map((value) => {
+        const row = toRow(value)
+        return { round: integer(row, 'round'), url: text(row, 'url'), body: text(row, 'body'), sentAt: text(row, 'sent_at') }
+      })
   }
 
   /** Records a tool call when it starts (`ok` stays null until finishToolCall). */

@@ -88,7 +88,7 @@ describe('grep with a catastrophic regular expression (#11 B3)', () => {
 })
 
 describe('grep and search over a many-file tree (#17.4)', () => {
-  const FILES = 1_500
+  const FILES = 3_000
   let temp: ReturnType<typeof makeTempDir>
   let project: ProjectSnapshot
   const context = (limits: Partial<ToolLimits> = {}) => makeToolContext(temp.dir, { project, limits })
@@ -97,7 +97,7 @@ describe('grep and search over a many-file tree (#17.4)', () => {
     for (let folder = 0; folder < FILES / 100; folder++) {
       const dir = join(temp.dir, 'docs', `part${folder}`)
       mkdirSync(dir, { recursive: true })
-      for (let file = 0; file < 100; file++) writeFileSync(join(dir, `note${file}.md`), `title ${folder}-${file}\nneedle here\nend\n`)
+      for (let file = 0; file < 100; file++) writeFileSync(join(dir, `note${file}.md`), `title ${folder}-${file}\nneedle here\nend\n${'x'.repeat(18)}\n`)
     }
     // Binary content is skipped, even when the bytes would match.
     writeFileSync(join(temp.dir, 'docs', 'blob.md'), Buffer.concat([Buffer.from('needle\n'), Buffer.from([0, 1, 2, 0])]))
@@ -114,23 +114,27 @@ describe('grep and search over a many-file tree (#17.4)', () => {
       expect(data.stopped).toEqual({ reason: 'max-results' })
       expect(data.filesSearched).toBeLessThan(FILES / 10)
       expect(data.filesInScope).toBe(FILES + 1)
-      expect(invocation.output).toMatch(/stopped at max_results after \d+ of 1501 files; narrow the path/)
+      expect(invocation.output).toMatch(/stopped at max_results after \d+ of 3001 files; narrow the path/)
     } finally {
       ctx.close()
     }
   })
 
   it('stops at the time budget with "stopped after … narrow the path", keeping what it found', async () => {
-    const ctx = await context({ searchTimeMs: 25, maxGrepResults: 100_000 })
+    // Each file costs the pattern about a millisecond (a short exponential alternative on its line of x's), so
+    // the tree takes seconds on any machine while no single file comes near the budget.
+    const ctx = await context({ searchTimeMs: 300, maxGrepResults: 100_000 })
     try {
-      const { value: invocation, longestStallMs, elapsedMs } = await withLoopWatch(() => grepTool.invoke({ pattern: 'needle', max_results: 100_000 }, ctx))
+      const { value: invocation, longestStallMs, elapsedMs } = await withLoopWatch(() =>
+        grepTool.invoke({ pattern: 'needle|(x+x+)+y', max_results: 100_000 }, ctx)
+      )
       const data = invocation.data as GrepResult
       expect(elapsedMs).toBeLessThan(2_000)
       expect(longestStallMs).toBeLessThan(500)
       expect(data.stopped).toMatchObject({ reason: 'time' })
       expect(data.filesSearched).toBeLessThan(FILES)
       expect(data.matches.length).toBe(data.filesSearched)
-      expect(invocation.output).toMatch(/stopped after [\d.]+ s \(time limit\) having searched \d+ of 1501 files; narrow the path or glob\./)
+      expect(invocation.output).toMatch(/stopped after [\d.]+ s \(time limit\) having searched \d+ of 3001 files; narrow the path or glob\./)
     } finally {
       ctx.close()
     }
@@ -160,7 +164,7 @@ describe('grep and search over a many-file tree (#17.4)', () => {
     try {
       const invocation = await searchTool.invoke({ pattern: '**/note1*.md' }, hurried)
       expect((invocation.data as SearchResult).stoppedAfterSeconds).not.toBeNull()
-      expect(invocation.output).toMatch(/stopped after [\d.]+ s \(time limit\) having tested \d+ of 1501 paths; narrow the pattern\./)
+      expect(invocation.output).toMatch(/stopped after [\d.]+ s \(time limit\) having tested \d+ of 3001 paths; narrow the pattern\./)
     } finally {
       hurried.close()
     }

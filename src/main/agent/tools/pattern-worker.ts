@@ -40,6 +40,7 @@ const { parentPort, workerData } = require('node:worker_threads')
 const patterns = workerData.patterns.map((p) => new RegExp(p.source, p.flags))
 const test = (text) => patterns.some((pattern) => { pattern.lastIndex = 0; return pattern.test(text) })
 parentPort.on('message', ({ id, items, mode }) => {
+  parentPort.postMessage({ id, hits: [] }) // started: a slow thread start-up is not the pattern's cost
   let pending = []
   let reportedAt = Date.now()
   for (let index = 0; index < items.length; index++) {
@@ -101,6 +102,7 @@ export function startPatternWorker(patterns: readonly PatternSource[]): PatternW
         const id = nextId++
         const hits: ItemHits[] = []
         let lastProgressAt = Date.now()
+        let started = false
         const finish = (outcome: BatchOutcome | Error): void => {
           clearTimeout(timer)
           worker.off('message', onMessage)
@@ -114,6 +116,7 @@ export function startPatternWorker(patterns: readonly PatternSource[]): PatternW
           if (reply.id !== id) return
           for (const hit of reply.hits) hits.push(hit)
           lastProgressAt = Date.now()
+          started = true
           if (reply.done) finish({ kind: 'done', hits })
         }
         const onError = (error: Error): void => finish(error)
@@ -124,7 +127,7 @@ export function startPatternWorker(patterns: readonly PatternSource[]): PatternW
         }
         const timer = setTimeout(() => {
           stop()
-          finish({ kind: 'deadline', hits, itemsDone: hits.length, stuckMs: Date.now() - lastProgressAt })
+          finish({ kind: 'deadline', hits, itemsDone: hits.length, stuckMs: started ? Date.now() - lastProgressAt : 0 })
         }, Math.max(0, deadline - Date.now()))
         worker.on('message', onMessage)
         worker.on('error', onError)

@@ -13,6 +13,13 @@ export interface Toast {
   id: number
   kind: 'error' | 'info'
   text: string
+  /** One action the notice offers (e.g. Undo); taking it dismisses the notice. */
+  action?: ToastAction
+}
+
+export interface ToastAction {
+  label: string
+  run(): void
 }
 
 export interface AppState {
@@ -48,7 +55,7 @@ export interface AppState {
   /** Stops the running sync between tables. */
   cancelSync(): Promise<void>
   bumpRevision(): void
-  notify(kind: Toast['kind'], text: string): void
+  notify(kind: Toast['kind'], text: string, action?: ToastAction): void
   dismissToast(id: number): void
   onPush(listener: (event: PushEvent) => void): () => void
 }
@@ -96,10 +103,11 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
   const listeners = useRef(new Set<(event: PushEvent) => void>())
   const toastId = useRef(0)
 
-  const notify = useCallback((kind: Toast['kind'], text: string) => {
+  const notify = useCallback((kind: Toast['kind'], text: string, action?: ToastAction) => {
     const id = ++toastId.current
-    setToasts((list) => [...list.slice(-3), { id, kind, text }])
-    window.setTimeout(() => setToasts((list) => list.filter((toast) => toast.id !== id)), kind === 'error' ? 9000 : 4000)
+    setToasts((list) => [...list.slice(-3), { id, kind, text, ...(action ? { action } : {}) }])
+    // A notice with an action stays long enough to take it.
+    window.setTimeout(() => setToasts((list) => list.filter((toast) => toast.id !== id)), action ? 15000 : kind === 'error' ? 9000 : 4000)
   }, [])
   const dismissToast = useCallback((id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)), [])
   const bumpRevision = useCallback(() => setRevision((value) => value + 1), [])

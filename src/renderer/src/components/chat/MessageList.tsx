@@ -15,6 +15,8 @@ interface Props {
   busy: boolean
   actions: MessageActions
   onFork(messageId: string, selection: string): void
+  /** The last message archived to fit the context window: the model no longer sees it or anything before. */
+  archivedThroughId?: string | null
 }
 
 interface ForkOffer {
@@ -26,7 +28,7 @@ interface ForkOffer {
 
 const BOTTOM_SLACK_PX = 80
 
-export const MessageList = memo(function MessageList({ chatId, shown, busy, actions, onFork }: Props): React.JSX.Element {
+export const MessageList = memo(function MessageList({ chatId, shown, busy, actions, onFork, archivedThroughId }: Props): React.JSX.Element {
   const messages = shown
   const scrollRef = useRef<HTMLDivElement>(null)
   const atBottom = useRef(true)
@@ -94,6 +96,11 @@ export const MessageList = memo(function MessageList({ chatId, shown, busy, acti
                   busy={busy}
                   actions={actions}
                 />
+                {messages[item.index].message.id === archivedThroughId && (
+                  <div className="archive-marker" data-testid="archive-marker" role="note">
+                    The model no longer sees the messages above: they were archived to fit its context window (it can read them back with a tool).
+                  </div>
+                )}
               </div>
             ))}
           </div>

@@ -14,6 +14,7 @@ import { PaneResizer } from './PaneResizer'
 import { Sidebar } from './Sidebar'
 import { Toasts } from './Toasts'
 import { TopBar } from './TopBar'
+import { useLearnedMemoryNotices } from '../../state/use-learned-memories'
 
 // Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
 // it and the inspector previews it. Panes are resizable and remembered; when the inspector would leave the
@@ -47,6 +48,18 @@ export function App(): React.JSX.Element {
   )
   // On a narrow window the inspector is a tab; opened from there it lies over the chat (overlayOpen).
   const [overlayOpen, setOverlayOpen] = useState(false)
+  // Typing at first open, before any chat exists: the message opens a chat and is sent in it.
+  const [autoSendChat, setAutoSendChat] = useState<string | null>(null)
+  const startChat = useCallback(
+    async (first: Draft) => {
+      const chatId = await newChat()
+      if (!chatId) return
+      setDrafts((all) => ({ ...all, '': EMPTY_DRAFT, [chatId]: first }))
+      setAutoSendChat(chatId)
+    },
+    [newChat]
+  )
+  useLearnedMemoryNotices()
   const inspectRun = useCallback((runId: string) => {
     setInspectedRun(runId)
     setInspectorOpen(true)
@@ -97,8 +110,19 @@ export function App(): React.JSX.Element {
         ) : view === 'tests' ? (
           <TestsPanel onInspectRun={inspectRun} />
         ) : (
-          <ChatView controller={controller} draft={draft} onDraft={setDraft} onInspectRun={inspectRun} onStartWith={(question) => void startWith(question)} />
+          <ChatView
+            controller={controller}
+            draft={draft}
+            onDraft={setDraft}
+            onInspectRun={inspectRun}
+            onStartWith={(question) => void startWith(question)}
+            onStartChat={(first) => void startChat(first)}
+            autoSend={autoSendChat !== null && autoSendChat === activeChatId}
+            onAutoSent={() => setAutoSendChat(null)}
+          />
         )}
+        {/* Inside the chat pane, at its top: notices never cover the composer, the inspector or the sidebar. */}
+        <Toasts />
       </main>
       {project && (!inspectorShown || layout === 'tab') && (
         <button className="inspector-tab" onClick={() => (layout === 'tab' ? setOverlayOpen((open) => !open) : setInspectorOpen(true))} aria-expanded={inspectorShown} title="Show the prompt inspector (Ctrl+I)" data-testid="inspector-tab">
@@ -109,7 +133,6 @@ export function App(): React.JSX.Element {
         <PaneResizer className="inspector-resizer" label="Inspector width" value={inspectorWidth} min={INSPECTOR_RANGE.min} max={INSPECTOR_RANGE.max} grows="left" onResize={(width) => resize('inspector', width)} />
       )}
       {inspectorShown && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => (layout === 'tab' ? setOverlayOpen(false) : setInspectorOpen(false))} />}
-      <Toasts />
       {helpOpen && <HelpSheet onClose={() => setHelpOpen(false)} />}
     </div>
   )

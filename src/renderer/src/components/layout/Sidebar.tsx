@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { ChatSummary } from '../../../../shared/api'
 import { useApp, type View } from '../../state/app-state'
+import { plural } from '../../plural'
 import { RenameField } from './RenameField'
 
 // Project (open a folder, recent folders), chats (search, new) and the panels.
@@ -136,7 +137,7 @@ function ProjectBox(): React.JSX.Element {
             {project.name}
           </div>
           <div className="project-meta muted small">
-            {project.tables.length} tables · {project.skills.length} skills · {project.tests.length} tests
+            {plural(project.tables.length, 'table')} · {plural(project.skills.length, 'skill')} · {plural(project.tests.length, 'test')}
           </div>
           <button className="link-button small" onClick={() => (transport.pickFolder ? void pick() : setEditing(true))}>
             Open another folder…

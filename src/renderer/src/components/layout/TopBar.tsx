@@ -40,7 +40,11 @@ export function TopBar(): React.JSX.Element {
             {running.map((server) => (
               <optgroup key={server.baseUrl} label={`${server.label} · ${server.baseUrl}`}>
                 {server.models.map((model) => (
-                  <option key={model.id} value={`${server.baseUrl}|${model.id}`}>
+                  <option
+                    key={model.id}
+                    value={`${server.baseUrl}|${model.id}`}
+                    title={model.contextWindow ? `Context window ${model.contextWindow.toLocaleString('en-US')} tokens, from ${model.contextSource ?? 'the server'}` : 'Context window unknown — set it in settings'}
+                  >
                     {model.id}
                     {model.contextWindow ? ` · ${Math.round(model.contextWindow / 1024)}k ctx` : ''}
                   </option>
