@@ -99,12 +99,18 @@ describe('daily use on the fake API', () => {
   it('offers a skip link to the message box as the first Tab stop', async () => {
     const { page } = ui
     await setTheme(page, 'Light')
-    await page.reload()
-    await page.getByTestId('project-name').waitFor()
-    await page.keyboard.press('Tab')
+    await openChat(page, 'Revenue by month')
+    // First in the page's Tab order (before the top bar): Shift+Tab from the first top-bar control reaches it.
+    const firstTabbable = await page.evaluate(() => {
+      const document = Reflect.get(globalThis, 'document')
+      const candidates = [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')].filter((element) => element.tabIndex >= 0 && !element.disabled)
+      return candidates[0]?.textContent ?? ''
+    })
+    expect(firstTabbable).toBe('Skip to the message box')
+    await page.locator('.topbar select').first().focus()
+    await page.keyboard.press('Shift+Tab')
     expect(await page.evaluate(() => Reflect.get(globalThis, 'document').activeElement?.textContent)).toBe('Skip to the message box')
     await ui.screenshot('daily-skip-link')
-    await openChat(page, 'Revenue by month')
     await page.getByRole('link', { name: 'Skip to the message box' }).focus()
     await page.keyboard.press('Enter')
     expect(await page.evaluate(() => Reflect.get(globalThis, 'document').activeElement?.getAttribute('data-testid'))).toBe('composer')
