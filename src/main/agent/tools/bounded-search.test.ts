@@ -37,7 +37,7 @@ describe('grep with a catastrophic regular expression (#11 B3)', () => {
   beforeEach(() => {
     temp = makeTempDir('glassbox-redos-')
     mkdirSync(join(temp.dir, 'docs'))
-    writeFileSync(join(temp.dir, 'docs', 'a.md'), 'first line\n' + 'a'.repeat(30) + '!\nlast line\n')
+    writeFileSync(join(temp.dir, 'docs', 'a.md'), 'first line\n' + 'a'.repeat(40) + '!\nlast line\n')
     writeFileSync(join(temp.dir, 'docs', 'b.md'), 'nothing here\n')
   })
   afterEach(() => temp.cleanup())
@@ -76,7 +76,7 @@ describe('grep with a catastrophic regular expression (#11 B3)', () => {
     const ctx = await makeToolContext(temp.dir)
     try {
       const found = await grepTool.invoke({ pattern: 'a{30}!' }, ctx)
-      expect(found.output).toBe('docs/a.md:2: ' + 'a'.repeat(30) + '!')
+      expect(found.output).toBe('docs/a.md:2: ' + 'a'.repeat(40) + '!')
       expect((found.data as GrepResult).stopped).toBeNull()
       const invalid = await grepTool.invoke({ pattern: '(a' }, ctx)
       expect(invalid.ok).toBe(false)
