@@ -128,9 +128,28 @@ export function createTool<Input, Result>(definition: ToolDefinition<Input, Resu
   }
 }
 
+/**
+ * Servers that constrain tool calls with a grammar (llama.cpp) turn every length or count bound into a
+ * repetition, and refuse the whole request from 2,000 repetitions on ("failed to parse grammar"). Large
+ * bounds guard our input, not the model's output, so they stay in the zod schema and are left out here.
+ */
+const MAX_BOUND_SENT = 500
+const BOUND_KEYS = ['maxLength', 'maxItems', 'maxProperties'] as const
+
 function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema)
-  return rest
+  return withoutLargeBounds(rest) as Record<string, unknown>
+}
+
+function withoutLargeBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutLargeBounds)
+  if (node === null || typeof node !== 'object') return node
+  const copy: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) {
+    if ((BOUND_KEYS as readonly string[]).includes(key) && typeof value === 'number' && value > MAX_BOUND_SENT) continue
+    copy[key] = withoutLargeBounds(value)
+  }
+  return copy
 }
 
 /** Cuts text to `maxChars` with a visible marker saying how much was left out. */
