@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { copyNaoExample, makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { copyNaoLayout, makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { runCli } from '../../../test/support/capture-io'
 
 // `glassbox prompt` as people and scripts call it (in-process, same dispatcher as the binary).
@@ -22,8 +22,8 @@ describe('glassbox prompt', () => {
     return JSON.parse(result.stdout)
   }
 
-  it('prints every key of the --json contract for the nao example', async () => {
-    const output = await promptJson('--project', NAO_EXAMPLE)
+  it('prints every key of the --json contract for the nao-layout fixture', async () => {
+    const output = await promptJson('--project', NAO_LAYOUT)
     expect(Object.keys(output).sort()).toEqual(['budget', 'diagnostics', 'memory', 'messages', 'overrideMode', 'sections', 'system', 'user'])
     expect(output.overrideMode).toBe('default')
     for (const heading of ['# Instructions', '## Persona', '## Tool Calls', '## SQL Query Rules', '## User Rules', '## Current User Connections']) {
@@ -36,20 +36,20 @@ describe('glassbox prompt', () => {
   })
 
   it('drops the clarification rule in test mode', async () => {
-    const output = await promptJson('--project', NAO_EXAMPLE, '--test-mode')
+    const output = await promptJson('--project', NAO_LAYOUT, '--test-mode')
     expect(output.system).not.toContain('clarification')
   })
 
   it('wraps the prompt for a messaging channel', async () => {
-    const plain = await promptJson('--project', NAO_EXAMPLE)
-    const whatsapp = await promptJson('--project', NAO_EXAMPLE, '--channel', 'whatsapp')
+    const plain = await promptJson('--project', NAO_LAYOUT)
+    const whatsapp = await promptJson('--project', NAO_LAYOUT, '--channel', 'whatsapp')
     expect(whatsapp.system).not.toBe(plain.system)
     expect(whatsapp.system.toLowerCase()).toContain('whatsapp')
   })
 
   it('keeps the question byte-identical when there is no context', async () => {
     const question = 'a < b & "c" {{x}} `y`'
-    const output = await promptJson('--project', NAO_EXAMPLE, '--question', question)
+    const output = await promptJson('--project', NAO_LAYOUT, '--question', question)
     expect(output.user).toBe(question)
     expect(output.messages.at(-1)).toEqual({ role: 'user', content: question })
   })
@@ -57,7 +57,7 @@ describe('glassbox prompt', () => {
   it('puts an attached image in the context block with the vision note', async () => {
     const image = join(data.dir, 'chart.png')
     writeFileSync(image, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0f1ef0000000049454e44ae426082', 'hex'))
-    const output = await promptJson('--project', NAO_EXAMPLE, '--question', 'a < b', '--attach', image)
+    const output = await promptJson('--project', NAO_LAYOUT, '--question', 'a < b', '--attach', image)
     expect(output.user).toContain('```json')
     expect(output.user).toContain('"type": "image/png"')
     expect(output.user.toLowerCase()).toContain('vision')
@@ -65,15 +65,15 @@ describe('glassbox prompt', () => {
   })
 
   it('shows each budget part against the context window', async () => {
-    const output = await promptJson('--project', NAO_EXAMPLE, '--question', 'How many orders?')
+    const output = await promptJson('--project', NAO_LAYOUT, '--question', 'How many orders?')
     expect(output.budget.contextWindow).toBeGreaterThan(0)
     expect(output.budget.parts.find((part: { name: string }) => part.name === 'system').tokens).toBeGreaterThan(100)
   })
 
   describe('project overrides', () => {
-    let copy: ReturnType<typeof copyNaoExample>
+    let copy: ReturnType<typeof copyNaoLayout>
     beforeEach(() => {
-      copy = copyNaoExample()
+      copy = copyNaoLayout()
       mkdirSync(join(copy.dir, 'agent', 'prompts'), { recursive: true })
     })
     afterEach(() => copy.cleanup())
@@ -97,14 +97,14 @@ describe('glassbox prompt', () => {
 
   it('shows memories added with the memory command, and says how many were left out', async () => {
     const add = (content: string) =>
-      cli(['memory', 'add', '--project', NAO_EXAMPLE, '--data-dir', data.dir, '--category', 'global_rule', content])
+      cli(['memory', 'add', '--project', NAO_LAYOUT, '--data-dir', data.dir, '--category', 'global_rule', content])
     expect((await add('Always show revenue in EUR.')).code).toBe(0)
-    let output = await promptJson('--project', NAO_EXAMPLE)
+    let output = await promptJson('--project', NAO_LAYOUT)
     expect(output.system).toContain('Always show revenue in EUR.')
     expect(output.memory.included.map((memory: { content: string }) => memory.content)).toEqual(['Always show revenue in EUR.'])
 
     for (let i = 0; i < 60; i++) await add(`Rule number ${i}: ${'always use the fiscal calendar for quarterly breakdowns '.repeat(3)}`)
-    output = await promptJson('--project', NAO_EXAMPLE)
+    output = await promptJson('--project', NAO_LAYOUT)
     expect(output.memory.dropped.length).toBeGreaterThan(0)
     expect(output.memory.dropped[0].reason).toMatch(/budget/)
     expect(output.system).toContain(String(output.memory.dropped.length))

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TestCaseResult } from '../../shared/api'
-import { NAO_EXAMPLE, makeTempDir } from '../../../test/support/fixtures'
+import { NAO_LAYOUT, makeTempDir } from '../../../test/support/fixtures'
 import { createSqlRunner } from './run-sql'
 import { runEvaluation, type AgentAnswer } from './run-evaluation'
 import { loadTestCases } from './test-cases'
@@ -19,7 +19,7 @@ function projectWithTests(files: Record<string, string>): string {
 }
 
 function jaffleSql() {
-  const runner = createSqlRunner(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'))
+  const runner = createSqlRunner(join(NAO_LAYOUT, 'jaffle_shop.duckdb'))
   cleanups.push(runner.close)
   return runner.run
 }
@@ -51,23 +51,23 @@ describe('loadTestCases', () => {
 })
 
 describe('runEvaluation', () => {
-  it('passes the nao example when the agent runs the right SQL and fails it with a wrong one', async () => {
+  it('passes the nao-layout fixture when the agent runs the right SQL and fails it with a wrong one', async () => {
     const runSql = jaffleSql()
     const right = await runEvaluation({
-      root: NAO_EXAMPLE,
+      root: NAO_LAYOUT,
       runSql,
       ask: agentRunning(runSql, { 'What is the total revenue from all orders?': 'SELECT sum(amount) AS revenue FROM orders' })
     })
     expect(right).toMatchObject({ passed: 1, failed: 0, errored: 0 })
-    expect(right.cases[0]).toMatchObject({ name: 'total_revenue', status: 'passed', expected: [[1672]], actual: [[1672]], runId: 'run-42', tokens: 42 })
+    expect(right.cases[0]).toMatchObject({ name: 'total_revenue', status: 'passed', expected: [[1734]], actual: [[1734]], runId: 'run-42', tokens: 42 })
 
     const wrong = await runEvaluation({
-      root: NAO_EXAMPLE,
+      root: NAO_LAYOUT,
       runSql,
       ask: agentRunning(runSql, { 'What is the total revenue from all orders?': "SELECT sum(amount) FROM orders WHERE status = 'completed'" })
     })
     expect(wrong).toMatchObject({ passed: 0, failed: 1, errored: 0 })
-    expect(wrong.cases[0].message).toMatch(/^no row of the result matches expected row \[1672\]$/)
+    expect(wrong.cases[0].message).toMatch(/^no row of the result matches expected row \[1734\]$/)
   })
 
   it('reports broken files, failing expected SQL, failed runs and runs without SQL, and still runs the rest', async () => {
