@@ -1,4 +1,4 @@
-// The three files sync writes for a table, in nao's formats (see the nao-layout fixture's databases/ folder):
+// The three files sync writes for a table, in nao's formats (see the nao example's databases/ folder):
 // columns.md (names and types), description.md (row and column counts) and preview.md (first rows as
 // JSON lines, written the way Python's json.dumps writes them: `{"a": 1, "b": 33.0}`).
 
