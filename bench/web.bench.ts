@@ -1,6 +1,7 @@
 import { createGlassbox, type Glassbox } from '../src/main/app/create-glassbox'
 import { startWebServer, type WebServer } from '../src/main/web/server'
-import { ensureRendererBuilt, openBrowser, RENDERER_DIR, type BrowserSession } from '../test/e2e/harness'
+import { BROWSER_HINT } from '../test/e2e/browser'
+import { CHROMIUM, ensureRendererBuilt, openBrowser, RENDERER_DIR, type BrowserSession } from '../test/e2e/harness'
 import { makeTempDir, NAO_LAYOUT } from '../test/support/fixtures'
 import { percentile, type Figure } from './harness'
 
@@ -19,6 +20,10 @@ const LOADED_PROJECT = '[data-testid="project-name"]'
 const CHAT_PANE = '[data-testid="composer"], [data-testid="start-chat"]'
 
 export async function* figures(): AsyncGenerator<Figure> {
+  if (!CHROMIUM) {
+    process.stderr.write(`web/cold-start-to-paint not measured. ${BROWSER_HINT}\n`)
+    return
+  }
   ensureRendererBuilt()
   const coldStarts: number[] = []
   const firstPaints: number[] = []

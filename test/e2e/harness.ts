@@ -6,11 +6,15 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import type { GlassboxApi } from '../../src/shared/api'
 import { startWebServer, type WebServer } from '../../src/main/web/server'
 import { REPO_ROOT } from '../support/fixtures'
+import { chromiumOrSkip, missingBrowserError } from './browser'
 
 // Headless Debian Chromium driving the real renderer through web mode, on loopback only.
 
 export const RENDERER_DIR = resolve(REPO_ROOT, 'out/renderer')
 export const SCREENSHOT_DIR = resolve(REPO_ROOT, 'test-results/screenshots')
+
+/** The Chromium the suites drive (null: none on this machine; the suites skip, the set-up printed a hint). */
+export const CHROMIUM = chromiumOrSkip()
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
@@ -31,9 +35,10 @@ export interface BrowserSession {
 
 /** A fresh headless Chromium (its own profile, so nothing is cached) with one page. */
 export async function openBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<BrowserSession> {
+  if (!CHROMIUM) throw missingBrowserError()
   const profile = mkdtempSync(join(tmpdir(), 'glassbox-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
     headless: true,
     timeout: 30_000,

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
-import { copyNaoExample, makeTempDir, REPO_ROOT } from '../support/fixtures'
+import { copyNaoLayout, makeTempDir, REPO_ROOT } from '../support/fixtures'
 import { ensureRendererBuilt } from './harness'
 
 // `npm run web` as a person runs it: the printed line, the token, the served app, clean errors for bad flags.
@@ -38,7 +38,7 @@ function startWeb(args: string[]): { child: ChildProcess; output: Promise<{ stdo
 describe('npm run web', () => {
   it('prints the URL with its token and serves the app there', async () => {
     ensureRendererBuilt()
-    const project = copyNaoExample()
+    const project = copyNaoLayout()
     const data = makeTempDir('glassbox-web-data-')
     cleanups.push(project.cleanup, data.cleanup)
     const started = Date.now()
