@@ -14,9 +14,9 @@ afterEach(() => {
 })
 
 function startWeb(args: string[]): { child: ChildProcess; output: Promise<{ stdout: string; stderr: string; code: number | null }>; firstLine: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/web/start.ts', ...args], {
+  // What `npm run web` runs: the bundle in out/cli, rebuilt first if a source is newer.
+  const child = spawn(process.execPath, ['bin/glassbox-web.js', ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.node.json' },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   children.push(child)

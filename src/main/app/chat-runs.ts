@@ -1,5 +1,5 @@
 import { START_SERVER_GUIDANCE } from '../agent/endpoints'
-import { runAgent, type RunOutcome } from '../agent/run-agent'
+import type { RunOutcome } from '../agent/run-agent'
 import { createQueryStore } from '../agent/sql/query-store'
 import { createAgentTools, DEFAULT_TOOL_LIMITS, type AgentResultRecord, type ToolContext } from '../agent/tools'
 import { selectStoredMemories } from '../memory/select'
@@ -120,18 +120,22 @@ export class RunManager {
       this.record(event, runId, answer.id, streamed)
       this.push({ channel: 'run', event })
     }
-    const done = runAgent({
-      endpoint,
-      messages: assembled.request,
-      tools,
-      toolContext,
-      signal: controller.signal,
-      onEvent,
-      runId,
-      chatId,
-      testMode: input.testMode,
-      modelSupportsTools: model.tools ?? undefined
-    })
+    // The agent loop (and its model client) loads on the first run, not when the services start.
+    const done = import('../agent/run-agent')
+      .then(({ runAgent }) =>
+        runAgent({
+          endpoint,
+          messages: assembled.request,
+          tools,
+          toolContext,
+          signal: controller.signal,
+          onEvent,
+          runId,
+          chatId,
+          testMode: input.testMode,
+          modelSupportsTools: model.tools ?? undefined
+        })
+      )
       .then((outcome) => {
         this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, outcome.error, outcome.usage)
         return outcome

@@ -2,17 +2,14 @@ import { existsSync } from 'node:fs'
 import { detectServers, listModels } from '../agent/discovery'
 import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
-import { syncProject } from '../data/sync'
 import { createAgentTools } from '../agent/tools'
 import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
-import { scheduleMemoryExtraction } from '../memory/extract'
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
 import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
 import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
-import { runProjectTests } from './evaluation'
 import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
@@ -160,9 +157,11 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       // After the answer: a local server often serves one request at a time, and the answer must never wait
       // for memory. close() waits for it, so the store is not closed under it.
       const memoryEndpoint = { baseUrl: endpoint.baseUrl, model: current.memoryModel ?? endpoint.model }
-      const extraction = started.done.then(() =>
-        scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint })
-      )
+      // Loaded on first use, like sync and tests: the CLI's prompt command never pays for the model client.
+      const extraction = started.done.then(async () => {
+        const { scheduleMemoryExtraction } = await import('../memory/extract')
+        return scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint })
+      })
       extractions.add(extraction)
       void extraction.finally(() => extractions.delete(extraction))
     }
@@ -305,6 +304,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return listModelServers(settings().endpoint)
     },
     async runTests({ names }) {
+      const { runProjectTests } = await import('./evaluation')
       return runProjectTests({
         store,
         session: session(),
@@ -319,6 +319,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       })
     },
     async syncProject() {
+      const { syncProject } = await import('../data/sync')
       const result = await syncProject(session().snapshot().root, {
         onProgress: (progress) => push({ channel: 'sync-progress', progress })
       })

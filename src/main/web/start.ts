@@ -1,14 +1,16 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createGlassbox } from '../app/create-glassbox'
 import { startWebServer } from './server'
 import { errorMessage } from '../../shared/error-message'
+import { findAppRoot } from '../store/native-binding'
 
 // `npm run web -- --project DIR [--port N] [--endpoint URL] [--model NAME] [--data-dir DIR]`
 
-const REPO_ROOT = resolve(import.meta.dirname, '../../..')
+// The folder with package.json above this file, from the sources (src/main/web) and from the bundle (out/cli).
+const REPO_ROOT = findAppRoot(import.meta.dirname) ?? process.cwd()
 const RENDERER_DIR = resolve(REPO_ROOT, 'out/renderer')
 
 function fail(message: string): never {
@@ -36,8 +38,24 @@ function readOptions(): { project?: string; port: number; endpoint?: string; mod
   }
 }
 
+/** The newest modification time of the files under `dir` (0 when it does not exist). */
+function newestChange(dir: string): number {
+  if (!existsSync(dir)) return 0
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs)
+  }
+  return newest
+}
+
 function ensureRendererBuilt(): void {
-  if (existsSync(resolve(RENDERER_DIR, 'index.html'))) return
+  const index = resolve(RENDERER_DIR, 'index.html')
+  if (existsSync(index)) {
+    // Rebuilding takes a while; say so rather than silently serve an old UI.
+    const sources = Math.max(newestChange(resolve(REPO_ROOT, 'src/renderer')), newestChange(resolve(REPO_ROOT, 'src/shared')))
+    if (sources > statSync(index).mtimeMs) process.stderr.write('glassbox web: out/renderer is older than src/renderer or src/shared: run `npm run build` to serve the current UI.\n')
+    return
+  }
   process.stderr.write('glassbox web: out/renderer is missing, building it once with `npx electron-vite build`…\n')
   const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
   if (build.status !== 0 || !existsSync(resolve(RENDERER_DIR, 'index.html'))) {

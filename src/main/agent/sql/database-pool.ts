@@ -3,7 +3,6 @@ import { basename, extname } from 'node:path'
 import type { DuckDBInstance } from '@duckdb/node-api'
 import { resolveInside, toProjectPath } from '../../project/safe-path'
 import type { ProjectSnapshot } from '../../project/types'
-import { openLockedDuckDb, runDuckDbQuery } from './duckdb-runner'
 import type { QueryRequest, QueryResult } from './query-result'
 import { createSqliteHost } from './sqlite-runner'
 
@@ -55,6 +54,8 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
     find,
     run: async (database, request) => {
       if (database.engine === 'sqlite') return sqlite.run(database.path, request)
+      // DuckDB's bindings load on the first query, not with the project (the CLI's prompt never needs them).
+      const { openLockedDuckDb, runDuckDbQuery } = await import('./duckdb-runner')
       let instance = instances.get(database.path)
       if (!instance) {
         instance = openLockedDuckDb(database.path)
