@@ -11,7 +11,7 @@ import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } fro
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
 import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
-import { ModelResolver } from './model-resolver'
+import { ModelResolver, type ResolvedModel } from './model-resolver'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
 import { errorMessage } from '../../shared/error-message'
@@ -53,6 +53,8 @@ export interface Glassbox extends GlassboxApi {
   send(input: { chatId: string; text: string; testMode?: boolean }): Promise<StartedRun>
   /** previewPrompt with what the command line can pin besides. */
   preview(input: PreviewOptions): Promise<PromptPreview>
+  /** The model a run would use now (discovery bounded by a timeout), and where its context window comes from. */
+  resolveModel(): Promise<ResolvedModel>
   close(): Promise<void>
 }
 
@@ -63,6 +65,8 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
   forkSelection?: string
   /** The command line previews any file the user names; the app only attaches project files. */
   allowOutsideAttachments?: boolean
+  /** Wait for the model's server to report its context window (the command line), instead of the instant peek. */
+  waitForModel?: boolean
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
@@ -199,7 +203,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         archiveSource: `chat:${input.chatId ?? 'new'}`,
         model
       })
-    const model = models.peek(current).info
+    const model = input.waitForModel ? (await models.resolve(current)).info : models.peek(current).info
     try {
       return assemble(model).preview
     } catch (error) {
@@ -227,6 +231,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     waitForRun: (runId) => runs.wait(runId),
     send: ({ chatId, text, testMode }) => ask(chatId, text, {}, testMode),
     preview,
+    resolveModel: () => models.resolve(settings()),
 
     async getProject() {
       return current?.info() ?? null

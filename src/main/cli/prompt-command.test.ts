@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { copyNaoLayout, makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { runCli } from '../../../test/support/capture-io'
+import { startScriptedServer } from '../../../test/support/scripted-openai-server'
+import { DEFAULT_CONTEXT_WINDOW } from '../app/model-resolver'
 
 // `glassbox prompt` as people and scripts call it (in-process, same dispatcher as the binary).
 
@@ -68,6 +70,50 @@ describe('glassbox prompt', () => {
     const output = await promptJson('--project', NAO_LAYOUT, '--question', 'How many orders?')
     expect(output.budget.contextWindow).toBeGreaterThan(0)
     expect(output.budget.parts.find((part: { name: string }) => part.name === 'system').tokens).toBeGreaterThan(100)
+  })
+
+  describe('--endpoint and --model', () => {
+    it("budgets against the chosen model's context window, as ask would", async () => {
+      const server = await startScriptedServer({ models: [{ id: 'small-model' }], llamaProps: { default_generation_settings: { n_ctx: 4096 } } })
+      try {
+        const result = await cli(['prompt', '--project', NAO_LAYOUT, '--data-dir', data.dir, '--endpoint', server.url, '--model', 'small-model', '--json'])
+        expect(result.code).toBe(0)
+        expect(result.stderr).toContain('small-model')
+        expect(JSON.parse(result.stdout).budget.contextWindow).toBe(4096)
+        // Without them: the default window, and no server is asked.
+        expect((await promptJson('--project', NAO_LAYOUT)).budget.contextWindow).toBe(DEFAULT_CONTEXT_WINDOW)
+      } finally {
+        await server.close()
+      }
+    })
+
+    it('says so, and uses the default window, when the endpoint does not answer', async () => {
+      const result = await cli(['prompt', '--project', NAO_LAYOUT, '--data-dir', data.dir, '--endpoint', 'http://127.0.0.1:9/v1', '--json'])
+      expect(result.code).toBe(0)
+      expect(result.stderr).toMatch(/^glassbox prompt: Could not list the models of http:\/\/127\.0\.0\.1:9\/v1 .*default context window\.\n$/)
+      expect(JSON.parse(result.stdout).budget.contextWindow).toBe(DEFAULT_CONTEXT_WINDOW)
+    })
+  })
+
+  describe("the fixture's channel prompts", () => {
+    it('replaces the prompt for slack (agent/prompts/slack.md has no placeholder)', async () => {
+      const output = await promptJson('--project', NAO_LAYOUT, '--channel', 'slack')
+      expect(output.overrideMode).toBe('replaced')
+      expect(output.system.startsWith('You answer questions about the jaffle shop')).toBe(true)
+      expect(output.system).not.toContain('## SQL Query Rules')
+    })
+
+    it('wraps the default prompt for teams, and injects one section for telegram', async () => {
+      const teams = await promptJson('--project', NAO_LAYOUT, '--channel', 'teams')
+      expect(teams.overrideMode).toBe('wrapped')
+      expect(teams.system.startsWith('This conversation happens in Microsoft Teams')).toBe(true)
+      expect(teams.system).toContain('## SQL Query Rules')
+      const telegram = await promptJson('--project', NAO_LAYOUT, '--channel', 'telegram')
+      expect(telegram.overrideMode).toBe('wrapped')
+      expect(telegram.system).toContain('## SQL Query Rules')
+      expect(telegram.system).not.toContain('## Persona')
+      expect(telegram.diagnostics).toEqual([])
+    })
   })
 
   describe('project overrides', () => {

@@ -20,6 +20,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       'fork-selection': { type: 'string' },
       timezone: { type: 'string' },
       now: { type: 'string' },
+      endpoint: { type: 'string' },
+      model: { type: 'string' },
       'data-dir': { type: 'string' },
       json: { type: 'boolean', default: false }
     },
@@ -28,8 +30,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   })
   const project = requireProject(values.project)
   const now = values.now === undefined ? undefined : parseNow(values.now)
-  return withGlassbox(createGlassbox({ dataDir: values['data-dir'], projectPath: project, watch: false }), async (glassbox) => {
+  // With --endpoint or --model the budget uses that model's context window, as `ask` would; without, the
+  // saved setting or the default, and no time is spent asking servers.
+  const chooseModel = values.endpoint !== undefined || values.model !== undefined
+  const opening = createGlassbox({ dataDir: values['data-dir'], projectPath: project, endpoint: values.endpoint, model: values.model, watch: false })
+  return withGlassbox(opening, async (glassbox) => {
+    if (chooseModel) {
+      const resolved = await glassbox.resolveModel()
+      if (resolved.unavailable) io.stderr(`glassbox prompt: ${resolved.unavailable.split('\n')[0]} The budget uses the default context window.\n`)
+      else if (resolved.endpoint) io.stderr(`glassbox prompt: ${resolved.endpoint.model} at ${resolved.endpoint.baseUrl}: context window ${resolved.info.contextWindow} tokens (${resolved.contextSource}).\n`)
+    }
     const preview = await glassbox.preview({
+      waitForModel: chooseModel,
       question: values.question,
       attachments: values.attach.map((file) => resolve(file)),
       allowOutsideAttachments: true,
