@@ -12,6 +12,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const OUT_DIR = join(ROOT, 'out', 'cli')
 const INFO_FILE = 'build-info.json'
 const ENTRIES = { cli: 'src/main/cli.ts', web: 'src/main/web/start.ts' }
+const EXTERNAL = ['better-sqlite3', '@duckdb/*', 'pg', 'pg-*', '@langchain/*', 'chokidar', 'electron', 'esbuild', 'playwright-core', 'tsx', 'vitest']
 /** Files that change the bundle without being one of its inputs. */
 const CONFIG_FILES = ['package.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs']
 
@@ -29,24 +30,34 @@ export async function buildCli() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    // Small pure-JavaScript packages are bundled (one file to load instead of hundreds); native and heavy ones
+    // stay in node_modules: native modules cannot be bundled, heavy ones load only where a command needs them.
+    external: EXTERNAL,
+    // Bundled CommonJS packages may require Node's built-ins.
+    banner: { js: "import { createRequire as __glassboxRequire } from 'node:module'; const require = __glassboxRequire(import.meta.url);" },
     // The main process's JSX: prompts are rendered by its own `h` runtime (see electron.vite.config.ts).
     jsx: 'transform',
     jsxFactory: 'h',
     jsxFragment: 'Fragment',
     tsconfig: join(ROOT, 'tsconfig.node.json'),
     chunkNames: 'chunks/[name]-[hash]',
-    sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning'
   })
   const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules/')), ...CONFIG_FILES]
   writeFileSync(join(temp, INFO_FILE), JSON.stringify({ inputs }, null, 1) + '\n')
   const old = `${OUT_DIR}.old-${process.pid}`
-  if (existsSync(OUT_DIR)) renameSync(OUT_DIR, old)
-  mkdirSync(dirname(OUT_DIR), { recursive: true })
-  renameSync(temp, OUT_DIR)
-  rmSync(old, { recursive: true, force: true })
+  try {
+    if (existsSync(OUT_DIR)) renameSync(OUT_DIR, old)
+    mkdirSync(dirname(OUT_DIR), { recursive: true })
+    renameSync(temp, OUT_DIR)
+  } catch (error) {
+    // Another start built it at the same moment: keep theirs if it is current.
+    rmSync(temp, { recursive: true, force: true })
+    if (staleReason() !== null) throw error
+  } finally {
+    rmSync(old, { recursive: true, force: true })
+  }
 }
 
 /** Why the bundle must be (re)built, or null when it is current. */

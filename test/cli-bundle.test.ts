@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { makeTempDir, REPO_ROOT } from './support/fixtures'
+import { makeTempDir, NAO_LAYOUT, REPO_ROOT } from './support/fixtures'
+import { startScriptedServer } from './support/scripted-openai-server'
 import { staleReason } from '../scripts/cli-bundle.mjs'
 
 // The `glassbox` bin and `npm run web` run esbuild's bundle in out/cli: no TypeScript compiler at run time,
@@ -27,14 +28,13 @@ function recordImportsHook(): string {
 }
 
 describe('the glassbox bin', () => {
-  it('runs from out/cli, building it first when needed, and prints the usage', () => {
-    const first = glassbox(['--help'])
-    expect(first.status).toBe(0)
-    expect(first.stdout).toContain('Usage: glassbox <command>')
+  it('runs from out/cli (the test set-up brought it up to date) and prints the usage', () => {
+    const result = glassbox(['--help'])
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain('Usage: glassbox <command>')
+    // Current, so nothing is said about building.
+    expect(result.stderr).toBe('')
     expect(JSON.parse(readFileSync(join(REPO_ROOT, 'out/cli/build-info.json'), 'utf8')).inputs).toContain('src/main/cli.ts')
-    // Current now: the second start says nothing about building.
-    const second = glassbox(['--help'])
-    expect(second.stderr).toBe('')
   }, 120_000)
 
   it('prompt loads neither tsx, LangChain nor DuckDB', () => {
@@ -48,6 +48,33 @@ describe('the glassbox bin', () => {
     const imported = readFileSync(log, 'utf8').split('\n')
     expect(imported.some((url) => url.includes('/out/cli/chunks/prompt-command-'))).toBe(true)
     expect(imported.filter((url) => url.includes('/src/main/') || /node_modules\/(tsx|@langchain|@duckdb)\//.test(url))).toEqual([])
+  }, 120_000)
+})
+
+describe('the bundled ask', () => {
+  it('runs SQL on DuckDB and answers through LangChain against a real local server', async () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const server = await startScriptedServer({
+      script: [{ toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT SUM(amount) AS total_revenue FROM orders' } }] }, { text: 'Total revenue is 1734.' }]
+    })
+    try {
+      // Asynchronous: the scripted server answers from this process's event loop.
+      const stdout = await new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ['bin/glassbox.js', 'ask', '--project', NAO_LAYOUT, '--question', 'Total revenue?', '--endpoint', server.url, '--model', 'scripted-model', '--data-dir', temp.dir, '--json'],
+          { cwd: REPO_ROOT, timeout: 120_000 },
+          (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))
+        )
+      )
+      const output = JSON.parse(stdout)
+      expect(output).toMatchObject({ answer: 'Total revenue is 1734.', stopReason: 'answer' })
+      expect(output.toolCalls[0]).toMatchObject({ name: 'execute_sql', ok: true })
+      expect(output.toolCalls[0].output).toContain('1734')
+    } finally {
+      await server.close()
+    }
   }, 120_000)
 })
 
