@@ -14,7 +14,7 @@ const INFO_FILE = 'build-info.json'
 const ENTRIES = { cli: 'src/main/cli.ts', web: 'src/main/web/start.ts' }
 const EXTERNAL = ['better-sqlite3', '@duckdb/*', 'pg', 'pg-*', '@langchain/*', 'chokidar', 'electron', 'esbuild', 'playwright-core', 'tsx', 'vitest']
 /** Files that change the bundle without being one of its inputs. */
-const CONFIG_FILES = ['package.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs']
+const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs']
 
 /** Builds out/cli/ from the sources; the new folder replaces the old one only once complete. */
 export async function buildCli() {
@@ -44,7 +44,11 @@ export async function buildCli() {
     metafile: true,
     logLevel: 'warning'
   })
-  const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules/')), ...CONFIG_FILES]
+  // The bundled packages' own files are not listed: installing other versions changes package-lock.json.
+  const inputs = [
+    ...Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules/')),
+    ...CONFIG_FILES.filter((file) => existsSync(join(ROOT, file)))
+  ]
   writeFileSync(join(temp, INFO_FILE), JSON.stringify({ inputs }, null, 1) + '\n')
   const old = `${OUT_DIR}.old-${process.pid}`
   try {
