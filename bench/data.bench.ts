@@ -53,10 +53,12 @@ async function evalFigure(): Promise<Figure> {
   const cases = (await loadTestCases(NAO_LAYOUT)).filter((testCase) => testCase.name === 'total_revenue')
   const runner = createSqlRunner(join(NAO_LAYOUT, 'jaffle_shop.duckdb'))
   try {
-    const answer = { runId: 'bench', lastSql: { sql: 'SELECT SUM(amount) FROM orders', columns: ['sum'], rows: [[1734]] }, tokens: 0 }
+    const data = { sql: 'SELECT SUM(amount) FROM orders', columns: ['sum'], rows: [[1734]], totalRows: 1 }
+    const answer = { runId: 'bench', stopReason: 'answer' as const, toolCalls: [{ name: 'execute_sql', args: {}, ok: true, output: '', data }], rounds: 1, inputTokens: 0, outputTokens: 0, firstTokenMs: null }
+    const models = [{ endpoint: 'http://127.0.0.1:1/v1', model: 'bench' }]
     return await measure('eval/overhead-per-case', async () => {
-      const report = await runEvaluation({ root: NAO_LAYOUT, cases, runSql: runner.run, ask: async () => answer })
-      if (report.passed !== 1) throw new Error('eval bench: the case did not pass')
+      const [run] = await runEvaluation({ cases, models, runSql: runner.run, ask: async () => answer })
+      if (run.results[0]?.outcome !== 'passed') throw new Error('eval bench: the case did not pass')
     })
   } finally {
     runner.close()

@@ -28,7 +28,8 @@ const USAGE = `Usage: glassbox <command> [options]
   ask     --project DIR --question TEXT [--endpoint URL] [--model NAME] [--test-mode] [--data-dir DIR] [--json]
   memory  list | add --category C TEXT | edit ID TEXT | disable ID | delete ID
           --project DIR [--data-dir DIR] [--json]
-  test    --project DIR [--endpoint URL] [--model NAME] [--json]
+  test    --project DIR [--endpoint URL]... [--model NAME | --model URL#NAME]... [--timeout S] [--json]
+          | --history | --show ID | --compare BEFORE AFTER   (several --model: a matrix)
   sync    --project DIR
   models  [--endpoint URL] [--json]`
 

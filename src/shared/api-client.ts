@@ -32,6 +32,12 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     updateSettings: (input) => call('updateSettings', input),
     listModels: () => call('listModels'),
     runTests: (input) => call('runTests', input),
-    syncProject: (input) => call('syncProject', input)
+    syncProject: (input) => call('syncProject', input),
+    listTestCases: (input) => call('listTestCases', input),
+    runEvaluation: (input) => call('runEvaluation', input),
+    cancelEvaluation: (input) => call('cancelEvaluation', input),
+    listEvaluations: (input) => call('listEvaluations', input),
+    getEvaluation: (input) => call('getEvaluation', input),
+    compareEvaluations: (input) => call('compareEvaluations', input)
   }
 }

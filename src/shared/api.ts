@@ -60,7 +60,23 @@ export const apiInputs = {
     contextWindow: z.number().int().min(512).max(10_000_000).nullable().optional()
   }),
   runTests: z.strictObject({ names: z.array(text(500)).optional() }),
-  syncProject: z.strictObject({})
+  syncProject: z.strictObject({}),
+  // Evaluations (tests/*.yml across several models; #15)
+  listTestCases: z.strictObject({}),
+  runEvaluation: z.strictObject({
+    /** Models to evaluate; default: the current model. */
+    models: z.array(z.strictObject({ endpoint: text(2000).url().optional(), model: text(500).min(1) })).min(1).max(20).optional(),
+    /** Only these cases (tests/*.yml paths); default: all. */
+    files: z.array(text(4096)).max(1000).optional(),
+    /** Re-run into this evaluation (one cell or one column) instead of starting a new one. */
+    evaluationId: id.optional(),
+    /** Per-case time limit in seconds (default 300). */
+    timeoutSeconds: z.number().int().min(1).max(86_400).optional()
+  }),
+  cancelEvaluation: z.strictObject({ evaluationId: id }),
+  listEvaluations: z.strictObject({}),
+  getEvaluation: z.strictObject({ evaluationId: id }),
+  compareEvaluations: z.strictObject({ before: id, after: id })
 } as const
 
 export type ApiInputs = { [K in keyof typeof apiInputs]: z.infer<(typeof apiInputs)[K]> }
@@ -175,6 +191,127 @@ export interface TestReport {
   cases: TestCaseResult[]
 }
 
+// Evaluations (#15): a suite run across several models, stored with per-case outcomes.
+
+export const EVALUATION_OUTCOMES = [
+  'passed',
+  'failed: wrong result',
+  'failed: no SQL',
+  'error: tool',
+  'error: loop guard',
+  'error: round limit',
+  'timeout',
+  /** Not the model's answer: the case file is broken, the expected SQL failed, or the server failed. */
+  'error: run'
+] as const
+export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number]
+
+/** The coarse status `test --json` has always reported: passed, failed (a wrong or missing answer), error. */
+export function statusOfOutcome(outcome: EvaluationOutcome): TestCaseResult['status'] {
+  if (outcome === 'passed') return 'passed'
+  return outcome.startsWith('failed') ? 'failed' : 'error'
+}
+
+export interface TestCaseInfo {
+  /** Project-relative path, e.g. tests/total_revenue.yml: the case's identity. */
+  file: string
+  name: string
+  prompt: string | null
+  /** Why the file cannot be run (then prompt is null). */
+  error?: string
+}
+
+/** What the agent read and what it should have: a cue for which context to add. */
+export interface ContextAudit {
+  /** Project files the agent read (read tool), in order, without repeats. */
+  filesRead: string[]
+  /** Tables the final SQL touched, each with its metadata files that exist but were never read. */
+  tables: { table: string; dir: string | null; unread: string[] }[]
+}
+
+export interface EvaluationCaseResult extends TestCaseResult {
+  file: string
+  outcome: EvaluationOutcome
+  rounds: number
+  inputTokens: number
+  outputTokens: number
+  /** Time from sending the first request to the first streamed token; null when nothing streamed. */
+  firstTokenMs: number | null
+  audit: ContextAudit | null
+}
+
+export interface EvaluationModelRun {
+  model: string
+  endpoint: string
+  systemPromptHash: string
+  systemPrompt: string
+  passed: number
+  failed: number
+  errored: number
+  cases: EvaluationCaseResult[]
+}
+
+export interface EvaluationModelStats {
+  model: string
+  endpoint: string
+  passed: number
+  total: number
+  /** passed / total, 0..1 (0 when nothing ran). */
+  passRate: number
+  medianMs: number | null
+  /** Median tokens (in + out) per case. */
+  medianTokens: number | null
+}
+
+export interface EvaluationMatrix {
+  models: EvaluationModelStats[]
+  /** One row per case; `cells` in the order of `models` (null: not run for that model). */
+  cases: { file: string; name: string; cells: ({ outcome: EvaluationOutcome; runId: string | null; ms: number; tokens: number } | null)[] }[]
+}
+
+export interface EvaluationSummary {
+  id: string
+  status: 'running' | 'done' | 'cancelled'
+  startedAt: string
+  endedAt: string | null
+  models: { model: string; endpoint: string; passed: number; total: number; systemPromptHash: string }[]
+}
+
+export interface EvaluationDetail extends EvaluationSummary {
+  runs: EvaluationModelRun[]
+  matrix: EvaluationMatrix
+}
+
+export interface EvaluationComparison {
+  before: EvaluationSummary
+  after: EvaluationSummary
+  /** Per case and model present in both. */
+  changes: { file: string; name: string; model: string; before: EvaluationOutcome; after: EvaluationOutcome; change: 'fixed' | 'broke' | 'same' }[]
+  fixed: number
+  broke: number
+  /** Line diff of the system prompts (the first model's of each); empty when identical. */
+  promptDiff: { kind: 'same' | 'added' | 'removed'; text: string }[]
+  promptChanged: boolean
+}
+
+export interface EvaluationProgress {
+  evaluationId: string
+  model: string
+  endpoint: string
+  /** 1-based. */
+  modelIndex: number
+  modelCount: number
+  /** 1-based: the case running now (or just finished, with `result`). */
+  caseIndex: number
+  caseCount: number
+  file: string
+  name: string
+  elapsedMs: number
+  /** Estimated time left, from the cases finished so far; null before the first one. */
+  estimateLeftMs: number | null
+  result?: EvaluationCaseResult
+}
+
 export interface SyncProgress {
   done: number
   total: number
@@ -187,6 +324,7 @@ export type PushEvent =
   | { channel: 'project-changed'; project: ProjectInfo }
   | { channel: 'sync-progress'; progress: SyncProgress }
   | { channel: 'test-progress'; result: TestCaseResult }
+  | { channel: 'evaluation-progress'; progress: EvaluationProgress }
 
 /** Every operation the UI can call: one function each, nothing generic. */
 export interface GlassboxApi {
@@ -214,6 +352,13 @@ export interface GlassboxApi {
   listModels(): Promise<ModelServerView[]>
   runTests(input: ApiInputs['runTests']): Promise<TestReport>
   syncProject(input: ApiInputs['syncProject']): Promise<{ tables: number }>
+  listTestCases(input: ApiInputs['listTestCases']): Promise<TestCaseInfo[]>
+  /** Runs the suite for each model (one case at a time per server) and stores it; resolves when done or cancelled. */
+  runEvaluation(input: ApiInputs['runEvaluation']): Promise<EvaluationDetail>
+  cancelEvaluation(input: ApiInputs['cancelEvaluation']): Promise<void>
+  listEvaluations(input: ApiInputs['listEvaluations']): Promise<EvaluationSummary[]>
+  getEvaluation(input: ApiInputs['getEvaluation']): Promise<EvaluationDetail>
+  compareEvaluations(input: ApiInputs['compareEvaluations']): Promise<EvaluationComparison>
   /** Subscribe to pushed events; returns the unsubscribe function. */
   subscribe(listener: (event: PushEvent) => void): () => void
 }

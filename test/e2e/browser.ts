@@ -34,10 +34,11 @@ export function browserRequired(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.GLASSBOX_REQUIRE_BROWSER === '1'
 }
 
-/** Why a required browser is missing, for the error that fails the run. */
+/** Why the browser is missing, for the error that fails the run (or a suite that did not skip). */
 export function missingBrowserError(env: NodeJS.ProcessEnv = process.env): Error {
   const where = env.CHROMIUM_PATH ? `CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file` : 'no chromium, chromium-browser or google-chrome on PATH'
-  return new Error(`GLASSBOX_REQUIRE_BROWSER=1 but ${where}: install Chromium (apt-get install chromium) or set CHROMIUM_PATH.`)
+  const lead = browserRequired(env) ? `GLASSBOX_REQUIRE_BROWSER=1 but ${where}` : `No browser to drive: ${where}`
+  return new Error(`${lead}: install Chromium (apt-get install chromium) or set CHROMIUM_PATH.`)
 }
 
 /** The browser, or null (skip) — throwing when the run requires one. */

@@ -11,9 +11,12 @@ import type {
   PushEvent,
   Settings,
   TestCaseResult,
-  ToolCallView
+  ToolCallView,
+  EvaluationDetail,
+  EvaluationModelRun
 } from '../../src/shared/api'
 import type { RunEvent } from '../../src/shared/events'
+import { buildMatrix, compareEvaluations } from '../../src/main/eval/matrix'
 import type { RequestMessage } from '../../src/shared/prompt'
 import { buildFakePreview } from './fake-prompt'
 
@@ -101,6 +104,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   let nextMemoryId = 4
   const now = (): string => new Date(Date.UTC(2026, 10, 29, 9, 0, nextId++)).toISOString()
   const newId = (prefix: string): string => `${prefix}-${nextId++}`
+  const evaluations: EvaluationDetail[] = []
 
   let settings: Settings = {
     endpoint: options.noModels ? null : 'http://127.0.0.1:11434/v1',
@@ -444,6 +448,56 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         emit({ channel: 'test-progress', result })
       }
       return { passed: cases.filter((item) => item.status === 'passed').length, failed: cases.filter((item) => item.status === 'failed').length, errored: 0, cases }
+    },
+    // Evaluations: the runTests results above as one model's run, kept in memory.
+    async listTestCases() {
+      return requireProject().tests.map((name) => ({ file: `tests/${name}.yml`, name, prompt: `The question of ${name}` }))
+    },
+    async runEvaluation({ models }) {
+      const report = await api.runTests({})
+      const cases = report.cases.map((item) => ({
+        ...item,
+        file: `tests/${item.name}.yml`,
+        outcome: item.status === 'passed' ? ('passed' as const) : ('failed: wrong result' as const),
+        rounds: 2,
+        inputTokens: item.tokens - 200,
+        outputTokens: 200,
+        firstTokenMs: 420,
+        audit: item.status === 'passed' ? null : { filesRead: ['RULES.md'], tables: [{ table: 'main.orders', dir: 'databases/type=duckdb/database=jaffle_shop/schema=main/table=orders', unread: ['columns.md'] }] }
+      }))
+      const run: EvaluationModelRun = {
+        model: models?.[0]?.model ?? 'qwen2.5-coder:7b',
+        endpoint: models?.[0]?.endpoint ?? 'http://127.0.0.1:11434/v1',
+        systemPromptHash: '5f2c0a9e1b7d3c44',
+        systemPrompt: 'You are Glassbox, a data analyst.',
+        passed: report.passed,
+        failed: report.failed,
+        errored: report.errored,
+        cases
+      }
+      const detail: EvaluationDetail = {
+        id: newId('eval'),
+        status: 'done',
+        startedAt: now(),
+        endedAt: now(),
+        models: [{ model: run.model, endpoint: run.endpoint, passed: run.passed, total: cases.length, systemPromptHash: run.systemPromptHash }],
+        runs: [run],
+        matrix: buildMatrix([run])
+      }
+      evaluations.unshift(detail)
+      return detail
+    },
+    async cancelEvaluation() {},
+    async listEvaluations() {
+      return evaluations.map(({ runs: _runs, matrix: _matrix, ...summary }) => summary)
+    },
+    async getEvaluation({ evaluationId }) {
+      const found = evaluations.find((item) => item.id === evaluationId)
+      if (!found) throw new Error(`No evaluation ${evaluationId}.`)
+      return found
+    },
+    async compareEvaluations({ before, after }) {
+      return compareEvaluations(await api.getEvaluation({ evaluationId: before }), await api.getEvaluation({ evaluationId: after }))
     },
     async syncProject() {
       requireProject()

@@ -317,9 +317,10 @@ describeWithBrowser('web UI on the fake API', () => {
     const { page } = ui
     await page.getByTestId('nav-tests').click()
     await page.getByTestId('run-tests').click()
-    await page.locator('.test-summary').waitFor()
-    await page.locator('.test-case.failed .test-case-head').click()
-    expect(await page.locator('.test-detail').textContent()).toContain('expected 4, got 5')
+    await page.getByTestId('test-summary').waitFor()
+    await page.getByTestId('cell-orders_per_status-0').click()
+    expect(await page.getByTestId('case-detail').textContent()).toContain('expected 4, got 5')
+    expect(await page.getByTestId('context-audit').textContent()).toContain('columns.md')
     await ui.screenshot('16-tests')
   })
 

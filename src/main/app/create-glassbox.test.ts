@@ -112,6 +112,8 @@ describe('createGlassbox', () => {
     const run = await glassbox.getRun({ runId: report.cases[0].runId ?? '' })
     expect(run.testMode).toBe(true)
     expect(run.prompt?.system).not.toContain('clarification')
+    // The case's chat belongs to the Tests panel, not the chat list (#13).
+    expect(await glassbox.listChats({})).toEqual([])
   })
 
   it('gives a forked chat the answer it came from as an earlier result, and the selection as focus', async () => {

@@ -10,6 +10,8 @@ import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
 import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
+import { EvaluationError, EvaluationService } from './evaluation'
+import type { EvalModel } from '../eval/run-evaluation'
 import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver, type ResolvedModel } from './model-resolver'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
@@ -50,7 +52,7 @@ export interface Glassbox extends GlassboxApi {
   /** Resolves when the run has ended and everything about it is stored. */
   waitForRun(runId: string): Promise<void>
   /** sendMessage for the command line and tests: may force test mode and hands back the run's completion. */
-  send(input: { chatId: string; text: string; testMode?: boolean }): Promise<StartedRun>
+  send(input: { chatId: string; text: string; testMode?: boolean; model?: EvalModel }): Promise<StartedRun>
   /** previewPrompt with what the command line can pin besides. */
   preview(input: PreviewOptions): Promise<PromptPreview>
   /** The model a run would use now (discovery bounded by a timeout), and where its context window comes from. */
@@ -133,12 +135,13 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   }
 
   /** Stores the user's message, starts the run answering it, and learns memories from it in the background. */
-  async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean): Promise<StartedRun> {
+  async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean, forModel?: EvalModel): Promise<StartedRun> {
     const project = session()
     const snapshot = project.snapshot()
     const question = messageText(snapshot, text, extras.skill)
     const { files, images } = await describeMessageFiles(snapshot, extras)
-    const current = settings()
+    // An evaluation names its model; everything else comes from the settings.
+    const current = forModel ? { ...settings(), endpoint: forModel.endpoint, model: forModel.model } : settings()
     // The run reads the whole chat once; naming it needs only its title and whether it is still empty.
     const untitled = store.chats.summary(chatId).title === DEFAULT_CHAT_TITLE && store.chats.recentMessages(chatId, 1).length === 0
     const userMessage = store.chats.addMessage({ chatId, role: 'user', text: question, status: 'done' })
@@ -222,6 +225,37 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     }
   }
 
+  const evaluations = new EvaluationService({
+    store,
+    session,
+    push,
+    startRun: ({ chatId, prompt, model }) => ask(chatId, prompt, {}, true, model),
+    stopRun: (runId) => runs.stop(runId),
+    onRunEvent: (listener) => {
+      const forward = (event: PushEvent): void => {
+        if (event.channel === 'run') listener(event.event)
+      }
+      listeners.add(forward)
+      return () => listeners.delete(forward)
+    },
+    systemPrompt: async () => (await preview({ question: '', testMode: true })).system
+  })
+
+  /** The models an evaluation asks for, each on a server: a named one, else the configured one. */
+  async function evaluationModels(requested: { endpoint?: string; model: string }[] | undefined): Promise<EvalModel[]> {
+    const current = settings()
+    const wanted = requested ?? [{ endpoint: undefined, model: current.model ?? '' }]
+    return Promise.all(
+      wanted.map(async ({ endpoint, model }) => {
+        if (endpoint && model) return { endpoint: normalizeBaseUrl(endpoint), model }
+        const resolved = await models.resolve({ ...current, ...(model ? { model } : {}) })
+        if (!resolved.endpoint) throw new EvaluationError(resolved.unavailable ?? 'No model server is available.')
+        if (model && resolved.endpoint.model !== model) throw new EvaluationError(`No detected model server serves ${model}; name its server (URL#${model}).`)
+        return { endpoint: resolved.endpoint.baseUrl, model: resolved.endpoint.model }
+      })
+    )
+  }
+
   const startProject = options.projectPath ?? (options.reopenLastProject ? lastProject() : undefined) ?? options.defaultProjectPath
   if (startProject) await open(startProject)
 
@@ -229,7 +263,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     store,
     session,
     waitForRun: (runId) => runs.wait(runId),
-    send: ({ chatId, text, testMode }) => ask(chatId, text, {}, testMode),
+    send: ({ chatId, text, testMode, model }) => ask(chatId, text, {}, testMode, model),
     preview,
     resolveModel: () => models.resolve(settings()),
 
@@ -309,19 +343,28 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return listModelServers(settings().endpoint)
     },
     async runTests({ names }) {
-      const { runProjectTests } = await import('./evaluation')
-      return runProjectTests({
-        store,
-        session: session(),
-        names,
-        push,
-        askInTestMode: async (title, prompt) => {
-          const chat = store.chats.create(session().projectId, { title })
-          const { runId, done } = await ask(chat.id, prompt, {}, true)
-          await done
-          return runId
-        }
-      })
+      const files = names && (await evaluations.listCases()).filter((item) => names.includes(item.name) || names.includes(item.file)).map((item) => item.file)
+      const detail = await evaluations.run({ models: await evaluationModels(undefined), files })
+      const run = detail.runs[0]
+      return { passed: run?.passed ?? 0, failed: run?.failed ?? 0, errored: run?.errored ?? 0, cases: run?.cases ?? [] }
+    },
+    async listTestCases() {
+      return evaluations.listCases()
+    },
+    async runEvaluation({ models: requested, files, evaluationId, timeoutSeconds }) {
+      return evaluations.run({ models: await evaluationModels(requested), files, evaluationId, timeoutMs: timeoutSeconds && timeoutSeconds * 1000 })
+    },
+    async cancelEvaluation({ evaluationId }) {
+      evaluations.cancel(evaluationId)
+    },
+    async listEvaluations() {
+      return store.evaluations.list(session().projectId)
+    },
+    async getEvaluation({ evaluationId }) {
+      return evaluations.detail(evaluationId)
+    },
+    async compareEvaluations({ before, after }) {
+      return evaluations.compare(before, after)
     },
     async syncProject() {
       const { syncProject } = await import('../data/sync')
@@ -335,6 +378,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return () => listeners.delete(listener)
     },
     async close() {
+      evaluations.close()
       await runs.stopAll()
       await Promise.all(extractions)
       stopWatching()

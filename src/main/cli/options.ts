@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { ContextWindowTooSmallError } from '../prompt/budget'
 import { AttachmentError } from '../prompt/user'
 import { MessageInputError } from '../app/message-inputs'
+import { EvaluationError } from '../app/evaluation'
 import { StoreError } from '../store/errors'
 import { InvalidEndpointError } from '../agent/endpoints'
 import type { Glassbox } from '../app/create-glassbox'
@@ -36,7 +37,7 @@ export async function withGlassbox<T>(opening: Promise<Glassbox>, work: (glassbo
   }
 }
 
-const USER_FACING_ERRORS = [ContextWindowTooSmallError, AttachmentError, MessageInputError, StoreError, InvalidEndpointError]
+const USER_FACING_ERRORS = [ContextWindowTooSmallError, AttachmentError, MessageInputError, StoreError, InvalidEndpointError, EvaluationError]
 
 function asCliError(error: unknown): unknown {
   if (error instanceof CliError) return error

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { NAO_LAYOUT, copyNaoLayout } from '../../../test/support/fixtures'
+import { NAO_LAYOUT, copyNaoLayout, makeTempDir } from '../../../test/support/fixtures'
+import { evaluationProject, startTwoModelServer, twoModelScript } from '../../../test/support/two-model-evaluation'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { main } from '../cli'
 import { captureIo } from '../../../test/support/capture-io'
@@ -74,4 +75,81 @@ describe('glassbox test', () => {
     expect(code).toBe(1)
     expect(err()).toMatch(/^glassbox test: no test cases: .*\/docs\/tests\/ has no \.yml files\n$/)
   })
+})
+
+describe('glassbox test with several models', () => {
+  it('runs the suite per model and prints the matrix, stored runs, a comparison with the prompt diff, and the audit', async () => {
+    const project = evaluationProject()
+    cleanups.push(project.cleanup)
+    server = await startTwoModelServer()
+    const dataDir = makeTempDir('glassbox-eval-data-')
+    cleanups.push(dataDir.cleanup)
+    const common = ['--project', project.dir, '--data-dir', dataDir.dir]
+
+    const first = captureIo()
+    expect(await main(['test', ...common, '--endpoint', server.url, '--model', 'half', '--model', `${server.url}#all`, '--json'], first.io)).toBe(1)
+    const matrixRun = JSON.parse(first.out())
+    expect(matrixRun.runs.map((run: { model: string; passed: number; failed: number }) => [run.model, run.passed, run.failed])).toEqual([
+      ['half', 2, 2],
+      ['all', 4, 0]
+    ])
+    expect(matrixRun.matrix.models.map((model: { passRate: number }) => model.passRate)).toEqual([0.5, 1])
+    const failing = matrixRun.runs[0].cases.find((item: { name: string }) => item.name === 'total_revenue')
+    expect(failing).toMatchObject({ outcome: 'failed: wrong result', status: 'failed', rounds: 2, sql: 'SELECT COUNT(*) AS revenue FROM orders', runId: expect.any(String) })
+    expect(failing.audit).toEqual({
+      filesRead: ['databases/type=duckdb/database=shop/schema=main/table=orders/description.md'],
+      tables: [{ table: 'main.orders', dir: 'databases/type=duckdb/database=shop/schema=main/table=orders', unread: ['columns.md'] }]
+    })
+
+    const human = captureIo()
+    expect(await main(['test', ...common, '--model', `${server.url}#half`, '--model', `${server.url}#all`], human.io)).toBe(1)
+    expect(human.out()).toContain('[half 1/2] FAIL total_revenue (')
+    expect(human.out()).toContain('  context read: databases/type=duckdb/database=shop/schema=main/table=orders/description.md; never read: columns.md of main.orders\n')
+    expect(human.out()).toMatch(/pass rate\s+50% \(2\/4\)\s+100% \(4\/4\)/)
+    expect(human.err()).toMatch(/^… case 1 of 4 · model 1 of 2 \(half\) · \d+\.\d s elapsed\n/)
+
+    project.addRule()
+    const fixed = captureIo()
+    expect(await main(['test', ...common, '--endpoint', server.url, '--model', 'half', '--json'], fixed.io)).toBe(0)
+    const single = JSON.parse(fixed.out())
+    expect(single).toMatchObject({ passed: 4, failed: 0, errored: 0 })
+    expect(Object.keys(single)).toEqual(['evaluationId', 'passed', 'failed', 'errored', 'cases'])
+
+    const history = captureIo()
+    await main(['test', ...common, '--history', '--json'], history.io)
+    const evaluations = JSON.parse(history.out())
+    expect(evaluations.map((item: { models: unknown[] }) => item.models.length)).toEqual([1, 2, 2])
+
+    const compared = captureIo()
+    expect(await main(['test', ...common, '--compare', matrixRun.evaluationId, single.evaluationId], compared.io)).toBe(0)
+    expect(compared.out()).toContain('Fixed (2):\n  total_revenue [half]: failed: wrong result → passed\n  return_rate [half]: failed: wrong result → passed\nBroke (0):\nSystem prompt diff:\n')
+    expect(compared.out()).toContain('+ - Before querying a table, read its columns.md.\n')
+  }, 60_000)
+})
+
+describe('glassbox test: which server serves a model', () => {
+  it('sends each plain --model to the --endpoint that serves it, and refuses one that none serves', async () => {
+    const project = evaluationProject()
+    cleanups.push(project.cleanup)
+    const data = makeTempDir('glassbox-eval-data-')
+    cleanups.push(data.cleanup)
+    const halfServer = await startScriptedServer({ script: twoModelScript, models: [{ id: 'half' }] })
+    const allServer = await startScriptedServer({ script: twoModelScript, models: [{ id: 'all' }] })
+    cleanups.push(() => void halfServer.close(), () => void allServer.close())
+    const common = ['test', '--project', project.dir, '--data-dir', data.dir, '--endpoint', halfServer.url, '--endpoint', allServer.url]
+
+    const { io, out } = captureIo()
+    expect(await main([...common, '--model', 'all', '--model', 'half', '--json'], io)).toBe(1)
+    const report = JSON.parse(out())
+    expect(report.runs.map((run: { model: string; endpoint: string; passed: number }) => [run.model, run.endpoint, run.passed])).toEqual([
+      ['all', allServer.url, 4],
+      ['half', halfServer.url, 2]
+    ])
+    expect(halfServer.chatRequests().length).toBeGreaterThan(0)
+    expect(allServer.chatRequests().length).toBeGreaterThan(0)
+
+    const missing = captureIo()
+    expect(await main([...common, '--model', 'ghost'], missing.io)).toBe(1)
+    expect(missing.err()).toBe(`glassbox test: --model ghost: none of the endpoints serves it (${halfServer.url}, ${allServer.url}); use --model URL#ghost\n`)
+  }, 60_000)
 })

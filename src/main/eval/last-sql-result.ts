@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AgentAnswer } from './run-evaluation'
+import type { ResultTable } from './compare'
 
 // The evaluation's answer is the result of the agent's last successful execute_sql (SPEC §7), read from the
 // run's stored tool calls.
@@ -11,7 +11,8 @@ const executeSqlData = z.object({
   totalRows: z.number()
 })
 
-export function lastSqlResult(calls: ReadonlyArray<{ name: string; ok: boolean | null; data?: unknown }>): AgentAnswer['lastSql'] {
+/** The result of the agent's last successful execute_sql, or null when it ran none. */
+export function lastSqlResult(calls: ReadonlyArray<{ name: string; ok: boolean | null; data?: unknown }>): (ResultTable & { sql: string }) | null {
   for (const call of [...calls].reverse()) {
     if (call.name !== 'execute_sql' || !call.ok) continue
     const data = executeSqlData.safeParse(call.data)

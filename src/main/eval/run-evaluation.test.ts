@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { TestCaseResult } from '../../shared/api'
-import { NAO_LAYOUT, makeTempDir } from '../../../test/support/fixtures'
+import { makeTempDir, REPO_ROOT } from '../../../test/support/fixtures'
+import type { CaseRun } from './classify-case'
 import { createSqlRunner } from './run-sql'
-import { runEvaluation, type AgentAnswer } from './run-evaluation'
-import { loadTestCases } from './test-cases'
+import { runEvaluation, type EvalModel, type EvalProgress } from './run-evaluation'
+import { loadTestCases, type TestCase } from './test-cases'
 
+const SAMPLE_PROJECT = join(REPO_ROOT, 'resources/sample-project')
 const cleanups: (() => void)[] = []
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
 
@@ -18,20 +19,22 @@ function projectWithTests(files: Record<string, string>): string {
   return temp.dir
 }
 
-function jaffleSql() {
-  const runner = createSqlRunner(join(NAO_LAYOUT, 'jaffle_shop.duckdb'))
+function shopSql() {
+  const runner = createSqlRunner(join(SAMPLE_PROJECT, 'shop.duckdb'))
   cleanups.push(runner.close)
   return runner.run
 }
 
-/** A fake agent that answers by running the SQL it is given for each prompt. */
-function agentRunning(runSql: (sql: string) => Promise<{ columns: string[]; rows: unknown[][] }>, sqlFor: Record<string, string | null>) {
-  return async (prompt: string): Promise<AgentAnswer> => {
-    const sql = sqlFor[prompt]
-    if (sql === undefined) throw new Error(`no scripted answer for "${prompt}"`)
-    return { runId: `run-${prompt.length}`, lastSql: sql === null ? null : { sql, ...(await runSql(sql)) }, tokens: 42 }
-  }
+/** A run whose last execute_sql returned `rows` (or that ran none). */
+function runWith(overrides: Partial<CaseRun> & { sql?: string; rows?: unknown[][] }): CaseRun {
+  const { sql, rows, ...rest } = overrides
+  const toolCalls = sql === undefined ? [] : [{ name: 'execute_sql', args: { sql_query: sql }, ok: true, output: '', data: { sql, columns: ['x'], rows: rows ?? [], totalRows: rows?.length ?? 0 } }]
+  return { runId: 'run-1', stopReason: 'answer', toolCalls, rounds: 1, inputTokens: 100, outputTokens: 10, firstTokenMs: 5, ...rest }
 }
+
+const A: EvalModel = { endpoint: 'http://127.0.0.1:1/v1', model: 'a' }
+const B: EvalModel = { endpoint: 'http://127.0.0.1:1/v1', model: 'b' }
+const ELSEWHERE: EvalModel = { endpoint: 'http://127.0.0.1:2/v1', model: 'c' }
 
 describe('loadTestCases', () => {
   it('turns missing fields and invalid YAML into error cases and keeps the good ones', async () => {
@@ -51,83 +54,133 @@ describe('loadTestCases', () => {
 })
 
 describe('runEvaluation', () => {
-  it('passes the nao-layout fixture when the agent runs the right SQL and fails it with a wrong one', async () => {
-    const runSql = jaffleSql()
-    const right = await runEvaluation({
-      root: NAO_LAYOUT,
-      runSql,
-      ask: agentRunning(runSql, { 'What is the total revenue from all orders?': 'SELECT sum(amount) AS revenue FROM orders' })
-    })
-    expect(right).toMatchObject({ passed: 1, failed: 0, errored: 0 })
-    expect(right.cases[0]).toMatchObject({ name: 'total_revenue', status: 'passed', expected: [[1734]], actual: [[1734]], runId: 'run-42', tokens: 42 })
-
-    const wrong = await runEvaluation({
-      root: NAO_LAYOUT,
-      runSql,
-      ask: agentRunning(runSql, { 'What is the total revenue from all orders?': "SELECT sum(amount) FROM orders WHERE status = 'completed'" })
-    })
-    expect(wrong).toMatchObject({ passed: 0, failed: 1, errored: 0 })
-    expect(wrong.cases[0].message).toMatch(/^no row of the result matches expected row \[1734\]$/)
-  })
-
-  it('reports broken files, failing expected SQL, failed runs and runs without SQL, and still runs the rest', async () => {
+  it('runs every case for every model and classifies each outcome', async () => {
     const root = projectWithTests({
-      '1.yml': 'name: ok\nprompt: one\nsql: SELECT 1 AS x\n',
-      '2.yml': 'name: no_prompt\nsql: SELECT 1\n',
-      '3.yml': 'name: bad_sql\nprompt: two\nsql: SELECT * FROM no_such_table\n',
-      '4.yml': 'name: agent_crash\nprompt: three\nsql: SELECT 1\n',
-      '5.yml': 'name: no_query\nprompt: four\nsql: SELECT 1\n'
+      '1.yml': 'name: right\nprompt: one\nsql: SELECT 1 AS x\n',
+      '2.yml': 'name: wrong\nprompt: two\nsql: SELECT 2 AS x\n',
+      '3.yml': 'name: no_sql\nprompt: three\nsql: SELECT 3\n',
+      '4.yml': 'name: tool\nprompt: four\nsql: SELECT 4\n',
+      '5.yml': 'name: loop\nprompt: five\nsql: SELECT 5\n',
+      '6.yml': 'name: rounds\nprompt: six\nsql: SELECT 6\n',
+      '7.yml': 'name: crash\nprompt: seven\nsql: SELECT 7\n',
+      '8.yml': 'name: bad_expected\nprompt: eight\nsql: SELECT * FROM no_such_table\n',
+      '9.yml': 'name: broken\nsql: SELECT 1\n'
     })
-    const runSql = jaffleSql()
-    const seen: TestCaseResult[] = []
-    const report = await runEvaluation({
-      root,
-      runSql,
-      ask: agentRunning(runSql, { one: 'SELECT 1', two: 'SELECT 2', four: null }),
-      onResult: (result) => seen.push(result)
+    const runs: Record<string, CaseRun> = {
+      one: runWith({ sql: 'SELECT 1', rows: [[1]] }),
+      two: runWith({ sql: 'SELECT 3', rows: [[3]] }),
+      three: runWith({}),
+      four: runWith({ toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELEC 4' }, ok: false, output: 'Parser Error: syntax error at or near "SELEC"' }] }),
+      five: runWith({ stopReason: 'loop-guard', sql: 'SELECT 5', rows: [[5]] }),
+      six: runWith({ stopReason: 'round-limit' }),
+      seven: runWith({ stopReason: 'error', error: 'connection refused' }),
+      eight: runWith({ sql: 'SELECT 8', rows: [[8]] })
+    }
+    const [a, b] = await runEvaluation({
+      cases: await loadTestCases(root),
+      models: [A, B],
+      runSql: shopSql(),
+      ask: async (model, testCase) => runs[testCase.prompt]
     })
-    expect(report).toMatchObject({ passed: 1, failed: 1, errored: 3 })
-    expect(seen.map((result) => [result.name, result.status])).toEqual([
-      ['ok', 'passed'],
-      ['no_prompt', 'error'],
-      ['bad_sql', 'error'],
-      ['agent_crash', 'error'],
-      ['no_query', 'failed']
+    expect(a.results.map((result) => [result.name, result.outcome, result.status])).toEqual([
+      ['right', 'passed', 'passed'],
+      ['wrong', 'failed: wrong result', 'failed'],
+      ['no_sql', 'failed: no SQL', 'failed'],
+      ['tool', 'error: tool', 'error'],
+      ['loop', 'error: loop guard', 'error'],
+      ['rounds', 'error: round limit', 'error'],
+      ['crash', 'error: run', 'error'],
+      ['bad_expected', 'error: run', 'error'],
+      ['broken', 'error: run', 'error']
     ])
-    expect(seen[1].message).toBe("tests/2.yml: 'prompt' is missing")
-    expect(seen[2].message).toMatch(/^the expected SQL of tests\/3\.yml failed: .*no_such_table/)
-    expect(seen[3].message).toBe('the agent run failed: no scripted answer for "three"')
-    expect(seen[4].message).toBe('the agent ran no SQL query')
+    expect(b.results).toHaveLength(9)
+    expect(a.results[0]).toMatchObject({ file: 'tests/1.yml', expected: [[1]], actual: [[1]], sql: 'SELECT 1', runId: 'run-1', rounds: 1, inputTokens: 100, outputTokens: 10, tokens: 110, firstTokenMs: 5 })
+    expect(a.results[3].message).toBe('every execute_sql failed; the last: Parser Error: syntax error at or near "SELEC"')
+    expect(a.results[6].message).toBe('the agent run failed: connection refused')
+    expect(a.results[7].message).toMatch(/^the expected SQL of tests\/8\.yml failed: .*no_such_table/)
+    expect(a.results[8].message).toBe("tests/9.yml: 'prompt' is missing")
   })
 
-  it('stops before the next case when cancelled', async () => {
-    const root = projectWithTests({ '1.yml': 'name: a\nprompt: p\nsql: SELECT 1\n', '2.yml': 'name: b\nprompt: p\nsql: SELECT 1\n' })
-    const stop = new AbortController()
-    const rows = { columns: ['x'], rows: [[1]] }
-    const report = await runEvaluation({
-      root,
-      signal: stop.signal,
-      runSql: async () => rows,
-      ask: async () => {
-        stop.abort()
-        return { runId: 'r', lastSql: { sql: 'SELECT 1', ...rows }, tokens: 1 }
+  it('runs one case at a time per server, servers side by side, and runs each expected query once', async () => {
+    const root = projectWithTests({ '1.yml': 'name: a\nprompt: p\nsql: SELECT 1\n', '2.yml': 'name: b\nprompt: q\nsql: SELECT 1\n' })
+    const busy = new Map<string, number>()
+    let most = 0
+    let together = 0
+    let expectedRuns = 0
+    await runEvaluation({
+      cases: await loadTestCases(root),
+      models: [A, B, ELSEWHERE],
+      runSql: async () => {
+        expectedRuns++
+        return { columns: ['x'], rows: [[1]] }
+      },
+      ask: async (model) => {
+        busy.set(model.endpoint, (busy.get(model.endpoint) ?? 0) + 1)
+        most = Math.max(most, busy.get(model.endpoint) ?? 0)
+        together = Math.max(together, [...busy.values()].reduce((sum, count) => sum + count, 0))
+        await new Promise((done) => setTimeout(done, 20))
+        busy.set(model.endpoint, (busy.get(model.endpoint) ?? 1) - 1)
+        return runWith({ sql: 'SELECT 1', rows: [[1]] })
       }
     })
-    expect(report.cases.map((result) => result.name)).toEqual(['a'])
+    expect(most).toBe(1)
+    expect(together).toBe(2)
+    expect(expectedRuns).toBe(2)
   })
 
-  it('adds under 50 ms per case beyond the agent itself', async () => {
-    const files: Record<string, string> = {}
-    for (let i = 0; i < 20; i++) files[`${i}.yml`] = `name: case_${i}\nprompt: p${i}\nsql: SELECT ${i} AS x\n`
-    const root = projectWithTests(files)
-    const rows = { columns: ['x'], rows: [[1]] }
-    const started = performance.now()
-    const report = await runEvaluation({
-      root,
-      runSql: async () => rows,
-      ask: async () => ({ runId: 'r', lastSql: { sql: 'SELECT 1', ...rows }, tokens: 1 })
+  it('reports progress with case i of n, model j of m, elapsed and an estimate', async () => {
+    const root = projectWithTests({ '1.yml': 'name: a\nprompt: p\nsql: SELECT 1\n', '2.yml': 'name: b\nprompt: q\nsql: SELECT 1\n' })
+    const seen: EvalProgress[] = []
+    await runEvaluation({
+      cases: await loadTestCases(root),
+      models: [A, B],
+      runSql: async () => ({ columns: ['x'], rows: [[1]] }),
+      ask: async () => runWith({ sql: 'SELECT 1', rows: [[1]] }),
+      onProgress: (progress) => seen.push(progress)
     })
-    expect(report.cases).toHaveLength(20)
-    expect((performance.now() - started) / 20).toBeLessThan(50)
+    expect(seen.map((progress) => `${progress.caseIndex}/${progress.caseCount} ${progress.modelIndex}/${progress.modelCount} ${progress.result ? 'done' : 'start'}`)).toEqual([
+      '1/2 1/2 start',
+      '1/2 1/2 done',
+      '2/2 1/2 start',
+      '2/2 1/2 done',
+      '1/2 2/2 start',
+      '1/2 2/2 done',
+      '2/2 2/2 start',
+      '2/2 2/2 done'
+    ])
+    expect(seen[0].estimateLeftMs).toBeNull()
+    expect(seen[1].estimateLeftMs).toEqual(expect.any(Number))
+    expect(seen.every((progress) => progress.elapsedMs >= 0)).toBe(true)
+  })
+
+  it('stops a case at its time limit and classifies it as a timeout', async () => {
+    const root = projectWithTests({ '1.yml': 'name: slow\nprompt: p\nsql: SELECT 1\n' })
+    const [run] = await runEvaluation({
+      cases: await loadTestCases(root),
+      models: [A],
+      timeoutMs: 30,
+      runSql: async () => ({ columns: ['x'], rows: [[1]] }),
+      ask: (model, testCase, signal) => new Promise((done) => signal.addEventListener('abort', () => done(runWith({ stopReason: 'cancelled' }))))
+    })
+    expect(run.results[0]).toMatchObject({ outcome: 'timeout', message: 'the case took longer than 0 s and was stopped' })
+  })
+
+  it('cancels: the running case is stopped and dropped, no further case starts', async () => {
+    const root = projectWithTests({ '1.yml': 'name: a\nprompt: p\nsql: SELECT 1\n', '2.yml': 'name: b\nprompt: q\nsql: SELECT 1\n' })
+    const stop = new AbortController()
+    const asked: TestCase[] = []
+    const [run] = await runEvaluation({
+      cases: await loadTestCases(root),
+      models: [A],
+      signal: stop.signal,
+      runSql: async () => ({ columns: ['x'], rows: [[1]] }),
+      ask: (model, testCase, signal) => {
+        asked.push(testCase)
+        setTimeout(() => stop.abort(), 10)
+        return new Promise((done) => signal.addEventListener('abort', () => done(runWith({ stopReason: 'cancelled' }))))
+      }
+    })
+    expect(asked.map((testCase) => testCase.name)).toEqual(['a'])
+    expect(run.results).toEqual([])
   })
 })

@@ -1,77 +1,160 @@
-import type { TestCaseResult, TestReport } from '../../shared/api'
-import { compareResults, hasTopLevelOrderBy, type ResultTable } from './compare'
-import { isBroken, loadTestCases, type LoadedTestCase, type TestCase } from './test-cases'
+import { statusOfOutcome, type ContextAudit, type EvaluationCaseResult } from '../../shared/api'
+import { classifyCase, type CaseRun, type CaseToolCall, type Settled } from './classify-case'
+import type { ResultTable } from './compare'
+import { isBroken, type LoadedTestCase, type TestCase } from './test-cases'
 
-// Test mode evaluation: each case's prompt goes to the agent (injected, so this file knows nothing of
-// models), its last execute_sql result is compared with the expected SQL's result, and one result per
-// case is reported as soon as it is known. Cases run one after another: a local model serves one at a time.
+// An evaluation: every case for every model. Cases of one server run one at a time (a local server serves
+// one request well, not several); different servers run side by side. Each case's expected SQL runs once,
+// while the first model works on it. The agent is injected (`ask`), so this file knows nothing of models
+// or the store; the caller stores and pushes each result as it comes.
 
-export interface AgentAnswer {
-  runId: string | null
-  /** The result of the agent's final execute_sql, or null when it ran none. */
-  lastSql: (ResultTable & { sql: string }) | null
-  tokens: number
+export interface EvalModel {
+  endpoint: string
+  model: string
 }
 
-export type EvalAsk = (prompt: string, testCase: TestCase) => Promise<AgentAnswer>
+/** Runs one case's prompt for one model in test mode; must stop the run when `signal` aborts. */
+export type EvalAsk = (model: EvalModel, testCase: TestCase, signal: AbortSignal) => Promise<CaseRun>
 export type EvalRunSql = (sql: string) => Promise<ResultTable>
+export type EvalAudit = (sql: string | null, calls: CaseToolCall[]) => Promise<ContextAudit | null>
+
+export const DEFAULT_CASE_TIMEOUT_MS = 300_000
+
+export interface EvalProgress {
+  model: EvalModel
+  modelIndex: number
+  modelCount: number
+  caseIndex: number
+  caseCount: number
+  testCase: LoadedTestCase
+  elapsedMs: number
+  estimateLeftMs: number | null
+  result?: EvaluationCaseResult
+}
 
 export interface RunEvaluationOptions {
-  root: string
-  /** Cases to run; default: every tests/*.yml of the project. */
-  cases?: LoadedTestCase[]
-  /** Only the cases with these names. */
-  names?: string[]
+  cases: LoadedTestCase[]
+  models: EvalModel[]
   ask: EvalAsk
   runSql: EvalRunSql
-  onResult?: (result: TestCaseResult) => void
-  /** Stops before the next case (the running one finishes: cancel its run through `ask` if needed). */
+  /** Context audit of a case that did not pass. */
+  audit?: EvalAudit
+  onProgress?: (progress: EvalProgress) => void
+  /** Cancels the evaluation: the running cases are stopped and not reported, the rest not started. */
   signal?: AbortSignal
+  timeoutMs?: number
 }
 
-export async function runEvaluation(options: RunEvaluationOptions): Promise<TestReport> {
-  const all = options.cases ?? (await loadTestCases(options.root))
-  const cases = options.names ? all.filter((testCase) => options.names?.includes(testCase.name)) : all
-  const report: TestReport = { passed: 0, failed: 0, errored: 0, cases: [] }
-  for (const testCase of cases) {
-    if (options.signal?.aborted) break
-    const result = isBroken(testCase) ? brokenResult(testCase.name, testCase.error) : await runCase(testCase, options)
-    report.cases.push(result)
-    if (result.status === 'passed') report.passed++
-    else if (result.status === 'failed') report.failed++
-    else report.errored++
-    options.onResult?.(result)
-  }
-  return report
+export interface ModelResults {
+  model: EvalModel
+  results: EvaluationCaseResult[]
 }
 
-async function runCase(testCase: TestCase, options: RunEvaluationOptions): Promise<TestCaseResult> {
+export async function runEvaluation(options: RunEvaluationOptions): Promise<ModelResults[]> {
   const started = performance.now()
-  // The expected query runs while the model works, so it adds nothing to the case's time.
-  const [expected, answer] = await Promise.all([settle(options.runSql(testCase.sql)), settle(options.ask(testCase.prompt, testCase))])
-  const ms = Math.round(performance.now() - started)
-  const base = {
-    name: testCase.name,
-    expected: expected.ok ? jsonSafeRows(expected.value.rows) : null,
-    actual: answer.ok && answer.value.lastSql ? jsonSafeRows(answer.value.lastSql.rows) : null,
-    sql: answer.ok ? (answer.value.lastSql?.sql ?? null) : null,
-    runId: answer.ok ? answer.value.runId : null,
-    tokens: answer.ok ? answer.value.tokens : 0,
-    ms
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS
+  const expected = new Map<string, Promise<Settled<ResultTable>>>()
+  const expectedOf = (testCase: TestCase): Promise<Settled<ResultTable>> => {
+    let pending = expected.get(testCase.file)
+    if (!pending) expected.set(testCase.file, (pending = settle(options.runSql(testCase.sql))))
+    return pending
   }
-  if (!expected.ok) return { ...base, status: 'error', message: `the expected SQL of ${testCase.file} failed: ${expected.error}` }
-  if (!answer.ok) return { ...base, status: 'error', message: `the agent run failed: ${answer.error}` }
-  const lastSql = answer.value.lastSql
-  if (!lastSql) return { ...base, status: 'failed', message: 'the agent ran no SQL query' }
-  const comparison = compareResults(expected.value, lastSql, { ordered: hasTopLevelOrderBy(testCase.sql) })
-  return comparison.pass ? { ...base, status: 'passed' } : { ...base, status: 'failed', message: comparison.reason }
+  const all = options.models.map((model) => ({ model, results: [] as EvaluationCaseResult[] }))
+  // The estimate: mean time of a case so far, times what is left on the busiest server.
+  const finished = { count: 0, ms: 0 }
+  const left = new Map<string, number>()
+  for (const { model } of all) left.set(model.endpoint, (left.get(model.endpoint) ?? 0) + options.cases.length)
+  const estimate = (): number | null => (finished.count === 0 ? null : Math.round((finished.ms / finished.count) * Math.max(0, ...left.values())))
+
+  const servers = [...new Set(options.models.map((model) => model.endpoint))]
+  await Promise.all(
+    servers.map(async (server) => {
+      for (const [modelIndex, entry] of all.entries()) {
+        if (entry.model.endpoint !== server) continue
+        for (const [caseIndex, testCase] of options.cases.entries()) {
+          if (options.signal?.aborted) return
+          const progress = { model: entry.model, modelIndex: modelIndex + 1, modelCount: all.length, caseIndex: caseIndex + 1, caseCount: options.cases.length, testCase }
+          options.onProgress?.({ ...progress, elapsedMs: Math.round(performance.now() - started), estimateLeftMs: estimate() })
+          // The next case's expected query runs while the model works on this one.
+          const next = options.cases[caseIndex + 1]
+          if (next && !isBroken(next)) void expectedOf(next)
+          const caseStarted = performance.now()
+          const result = isBroken(testCase) ? brokenResult(testCase.file, testCase.name, testCase.error) : await runCase(entry.model, testCase, expectedOf(testCase), options, timeoutMs)
+          if (!result) return // cancelled
+          entry.results.push(result)
+          finished.count++
+          finished.ms += performance.now() - caseStarted
+          left.set(server, (left.get(server) ?? 1) - 1)
+          options.onProgress?.({ ...progress, elapsedMs: Math.round(performance.now() - started), estimateLeftMs: estimate(), result })
+        }
+      }
+    })
+  )
+  return all
 }
 
-function brokenResult(name: string, message: string): TestCaseResult {
-  return { name, status: 'error', expected: null, actual: null, sql: null, runId: null, ms: 0, tokens: 0, message }
+async function runCase(model: EvalModel, testCase: TestCase, expectedResult: Promise<Settled<ResultTable>>, options: RunEvaluationOptions, timeoutMs: number): Promise<EvaluationCaseResult | null> {
+  const stop = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    stop.abort()
+  }, timeoutMs)
+  const cancel = (): void => stop.abort()
+  options.signal?.addEventListener('abort', cancel)
+  const started = performance.now()
+  try {
+    const run = await settle(options.ask(model, testCase, stop.signal))
+    const ms = Math.round(performance.now() - started)
+    if (options.signal?.aborted) return null
+    const expected = await expectedResult
+    const classified = classifyCase({ expectedSql: testCase.sql, file: testCase.file, expected, run, timedOut, timeoutMs })
+    const value = run.ok ? run.value : null
+    const audit = classified.outcome !== 'passed' && value && options.audit ? await options.audit(classified.sql, value.toolCalls).catch(() => null) : null
+    return {
+      file: testCase.file,
+      name: testCase.name,
+      status: statusOfOutcome(classified.outcome),
+      outcome: classified.outcome,
+      ...(classified.message ? { message: classified.message } : {}),
+      expected: expected.ok ? jsonSafeRows(expected.value.rows) : null,
+      actual: classified.actual ? jsonSafeRows(classified.actual) : null,
+      sql: classified.sql,
+      runId: value?.runId ?? null,
+      ms,
+      rounds: value?.rounds ?? 0,
+      inputTokens: value?.inputTokens ?? 0,
+      outputTokens: value?.outputTokens ?? 0,
+      tokens: (value?.inputTokens ?? 0) + (value?.outputTokens ?? 0),
+      firstTokenMs: value?.firstTokenMs ?? null,
+      audit
+    }
+  } finally {
+    clearTimeout(timer)
+    options.signal?.removeEventListener('abort', cancel)
+  }
 }
 
-type Settled<T> = { ok: true; value: T } | { ok: false; error: string }
+function brokenResult(file: string, name: string, message: string): EvaluationCaseResult {
+  return {
+    file,
+    name,
+    status: 'error',
+    outcome: 'error: run',
+    message,
+    expected: null,
+    actual: null,
+    sql: null,
+    runId: null,
+    ms: 0,
+    rounds: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    tokens: 0,
+    firstTokenMs: null,
+    audit: null
+  }
+}
 
 async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   try {

@@ -1,6 +1,6 @@
 import type { DuckDBInstance } from '@duckdb/node-api'
-import { engineOf } from '../agent/sql/database-pool'
-import { openLockedDuckDb, runDuckDbQuery } from '../agent/sql/duckdb-runner'
+import { engineOf, type DatabasePool, type LocalDatabase } from '../agent/sql/database-pool'
+import type { QueryResult } from '../agent/sql/query-result'
 import { createSqliteHost, type SqliteHost } from '../agent/sql/sqlite-runner'
 import { readDatabaseConfigs } from '../data/database-config'
 import { resolveInside } from '../project/safe-path'
@@ -30,20 +30,30 @@ export function createSqlRunner(dbPath: string): SqlRunner {
   return {
     async run(sql) {
       const request = { sql, keepRows: MAX_ROWS, timeoutMs: TIMEOUT_MS, signal: new AbortController().signal }
-      const result =
-        engine === 'sqlite'
-          ? await (sqlite ??= createSqliteHost()).run(dbPath, request)
-          : await runDuckDbQuery(await (duck ??= openLockedDuckDb(dbPath)), request)
-      if (result.totalRows > result.rows.length) {
-        throw new Error(`the result has ${result.totalRows} rows; evaluation compares at most ${MAX_ROWS}`)
-      }
-      return { columns: result.columns, rows: result.rows }
+      // DuckDB's bindings load on first use: the services that hold this module start without them.
+      const duckdb = engine === 'duckdb' ? await import('../agent/sql/duckdb-runner') : null
+      const result = duckdb
+        ? await duckdb.runDuckDbQuery(await (duck ??= duckdb.openLockedDuckDb(dbPath)), request)
+        : await (sqlite ??= createSqliteHost()).run(dbPath, request)
+      return comparable(result)
     },
     close() {
       void duck?.then((instance) => instance.closeSync(), () => undefined)
       sqlite?.close()
     }
   }
+}
+
+/** Expected SQL on a database the agent's pool already has open (no second engine to start per evaluation). */
+export function poolSqlRunner(pool: DatabasePool, database: LocalDatabase): SqlRunner['run'] {
+  return async (sql) => comparable(await pool.run(database, { sql, keepRows: MAX_ROWS, timeoutMs: TIMEOUT_MS, signal: new AbortController().signal }))
+}
+
+function comparable(result: QueryResult): SqlTable {
+  if (result.totalRows > result.rows.length) {
+    throw new Error(`the result has ${result.totalRows} rows; evaluation compares at most ${MAX_ROWS}`)
+  }
+  return { columns: result.columns, rows: result.rows }
 }
 
 /** One query, read-only, on a DuckDB or SQLite file. */

@@ -62,15 +62,16 @@ function likePattern(search: string): string {
 export class ChatsRepo {
   constructor(private readonly context: StoreContext) {}
 
-  create(projectId: number, options: { title?: string; channel?: string | null } = {}): ChatSummary {
+  /** `purpose: 'evaluation'`: a test case's chat, kept out of `list` (the Tests panel shows it). */
+  create(projectId: number, options: { title?: string; channel?: string | null; purpose?: 'chat' | 'evaluation' } = {}): ChatSummary {
     const id = this.context.newId()
     const now = this.context.now()
     this.context.write(() =>
       this.context
         .statement(
-          `INSERT INTO chats (id, project_id, title, channel, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`
+          `INSERT INTO chats (id, project_id, title, channel, purpose, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`
         )
-        .run(id, projectId, options.title?.trim() || DEFAULT_CHAT_TITLE, options.channel ?? null, now, now)
+        .run(id, projectId, options.title?.trim() || DEFAULT_CHAT_TITLE, options.channel ?? null, options.purpose ?? 'chat', now, now)
     )
     return this.summary(id)
   }
@@ -82,14 +83,14 @@ export class ChatsRepo {
       query
         ? this.context
             .statement(
-              `SELECT * FROM chats c WHERE c.project_id = @projectId
+              `SELECT * FROM chats c WHERE c.project_id = @projectId AND c.purpose = 'chat'
                  AND (c.title LIKE @pattern ESCAPE '\\'
                       OR EXISTS (SELECT 1 FROM messages m WHERE m.chat_id = c.id AND m.text LIKE @pattern ESCAPE '\\'))
                ORDER BY c.updated_at DESC, c.rowid DESC`
             )
             .all({ pattern: likePattern(query), projectId })
         : this.context
-            .statement(`SELECT * FROM chats WHERE project_id = ? ORDER BY updated_at DESC, rowid DESC`)
+            .statement(`SELECT * FROM chats WHERE project_id = ? AND purpose = 'chat' ORDER BY updated_at DESC, rowid DESC`)
             .all(projectId)
     )
     return rows.map(toSummary)

@@ -11,7 +11,7 @@ import { resolveNativeBinding } from './native-binding'
 import { ProjectsRepo } from './projects-repo'
 import { RunsRepo } from './runs-repo'
 import { SettingsRepo } from './settings-repo'
-import { TestRunsRepo } from './test-runs-repo'
+import { EvaluationsRepo } from './evaluations-repo'
 
 export const STORE_FILE = 'glassbox.sqlite'
 
@@ -37,7 +37,7 @@ export interface Store {
   readonly runs: RunsRepo
   readonly memories: MemoriesRepo
   readonly settings: SettingsRepo
-  readonly testRuns: TestRunsRepo
+  readonly evaluations: EvaluationsRepo
   /** Runs `work` atomically (repository calls inside join the same transaction). */
   transaction<T>(work: () => T): T
   close(): void
@@ -110,7 +110,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     runs: new RunsRepo(context),
     memories: new MemoriesRepo(context),
     settings: new SettingsRepo(context, projects),
-    testRuns: new TestRunsRepo(context),
+    evaluations: new EvaluationsRepo(context),
     transaction: (work) => context.write(work),
     close: () => db.close()
   }

@@ -72,7 +72,13 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     deleteMemory: (input) => api.deleteMemory(parse('deleteMemory', i.deleteMemory, input)),
     updateSettings: (input) => api.updateSettings(parse('updateSettings', i.updateSettings, input)),
     runTests: (input) => api.runTests(parse('runTests', i.runTests, input)),
-    syncProject: (input) => api.syncProject(parse('syncProject', i.syncProject, input))
+    syncProject: (input) => api.syncProject(parse('syncProject', i.syncProject, input)),
+    listTestCases: (input) => api.listTestCases(parse('listTestCases', i.listTestCases, input)),
+    runEvaluation: (input) => api.runEvaluation(parse('runEvaluation', i.runEvaluation, input)),
+    cancelEvaluation: (input) => api.cancelEvaluation(parse('cancelEvaluation', i.cancelEvaluation, input)),
+    listEvaluations: (input) => api.listEvaluations(parse('listEvaluations', i.listEvaluations, input)),
+    getEvaluation: (input) => api.getEvaluation(parse('getEvaluation', i.getEvaluation, input)),
+    compareEvaluations: (input) => api.compareEvaluations(parse('compareEvaluations', i.compareEvaluations, input))
   }
 }
 

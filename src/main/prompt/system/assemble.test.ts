@@ -113,6 +113,17 @@ describe('default prompt', () => {
     expect(assemble({ project }).text).toContain('### Skill: b')
     expect(assemble({ project, skills: skills.slice(0, 1) }).text).not.toContain('### Skill: b')
   })
+
+  it('hints at @ for tables and / for skills only when the project has them (#15)', () => {
+    const table = { type: 'duckdb', database: 'shop', schema: 'main', table: 'orders', dir: 'databases/type=duckdb/database=shop/schema=main/table=orders', files: ['columns.md'] }
+    const skill = { name: 'a', description: '', location: 'agent/skills/a.md', body: '' }
+    const both = sliceOf(assemble({ project: makeProject({ tables: [table], skills: [skill] }) }), 'instructions')
+    expect(both).toContain('When the user picks a table with `@`')
+    expect(both).toContain('When the user picks a skill with `/`')
+    const none = sliceOf(assemble(), 'instructions')
+    expect(none).not.toContain('`@`')
+    expect(none).not.toContain('`/`')
+  })
 })
 
 describe('skills lists', () => {

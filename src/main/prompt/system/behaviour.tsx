@@ -35,6 +35,10 @@ export function ToolCalls({ tools, testMode }: { tools: readonly string[]; testM
         <Title>Tool Calls</Title>
         <List>
           <ListItem>
+            Use only the tools this request gives you, with the arguments their schemas describe. Do not invent a
+            tool, and do not write a tool call as text in your answer.
+          </ListItem>
+          <ListItem>
             When tool calls do not depend on each other (reading several files, running unrelated queries), make
             them in parallel.
           </ListItem>
@@ -67,9 +71,31 @@ export function ChartRules() {
             <Code>query_id</Code>. Aggregate and sort in SQL first, so the chart receives a few ready rows.
           </ListItem>
           <ListItem>
-            Choose the chart from the question: line or area for a trend over time, bar for comparing categories,
-            stacked bar for composition, pie only for a few parts of one whole, scatter for the relation between two
-            numbers.
+            Choose <Code>chart_type</Code> from the question:
+            <List>
+              <ListItem>
+                <Code>bar</Code>: compare one or more measures across categories (regions, products, statuses);
+                sort the rows in SQL and keep about 20 at most.
+              </ListItem>
+              <ListItem>
+                <Code>line</Code>: a trend over time or another ordered axis; one series per measure.
+              </ListItem>
+              <ListItem>
+                <Code>area</Code>: like a line, when the volume under the curve matters (totals over time).
+              </ListItem>
+              <ListItem>
+                <Code>stacked_bar</Code>: how parts make up each category's total; needs two or more series, so
+                pivot the data in SQL to one column per part.
+              </ListItem>
+              <ListItem>
+                <Code>pie</Code>: one measure split into a few parts of a whole (about 6 at most); exactly one
+                series.
+              </ListItem>
+              <ListItem>
+                <Code>scatter</Code>: the relation between two numeric columns; set <Code>x_axis_type</Code> to
+                "number".
+              </ListItem>
+            </List>
           </ListItem>
           <ListItem>
             Set <Code>x_axis_type</Code> to "date" only when the x values are ISO dates (YYYY-MM-DD); use "category"

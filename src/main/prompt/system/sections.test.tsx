@@ -7,6 +7,7 @@ import { Connections, Memory, Skills, UserRules } from './context-sections'
 import { Instructions } from './instructions'
 import { SqlQueryRules } from './sql-rules'
 import { makeMemory, makeProject } from './test-support'
+import { displayChartInput } from '../../agent/tools/display-chart'
 
 // Each section on its own: when it appears, and its exact text where the wording matters.
 
@@ -21,9 +22,24 @@ describe('Instructions', () => {
         "You are Glassbox, an expert data analyst working on the user's local data project.",
         "Today's date is **Sunday, November 29, 2026** (UTC).",
         'All the context you have (table metadata, documentation, rules and skills) is stored as files in the project folder.',
-        'Read the relevant files before you query any data: they tell you which tables exist, what their columns mean and how the user wants questions answered.'
+        'Read the relevant files before you query any data: they tell you which tables exist, what their columns mean and how the user wants questions answered.',
+        "Looking a table up in its files is faster than exploring the database with queries, and it keeps rows of the user's data out of the conversation until a question needs them."
       ].join('\n')
     )
+  })
+
+  it('explains @ table and / skill mentions when the project has tables and skills (#15)', () => {
+    const text = renderToMarkdown(<Instructions date="Sunday, November 29, 2026" timezone="UTC" mentions={{ tables: true, skills: true }} />)
+    expect(text.split('\n').slice(-2)).toEqual([
+      'When the user picks a table with `@`, its columns.md comes with the message as referenced context: that is the table they mean.',
+      'When the user picks a skill with `/`, its instructions come in the message under "Skill: name": follow them for that question.'
+    ])
+  })
+
+  it('leaves out a mention hint when there is nothing to mention', () => {
+    const text = renderToMarkdown(<Instructions date="Sunday, November 29, 2026" timezone="UTC" mentions={{ tables: true, skills: false }} />)
+    expect(text).toContain('`@`')
+    expect(text).not.toContain('`/`')
   })
 })
 
@@ -81,6 +97,12 @@ describe('ToolCalls', () => {
     const text = renderToMarkdown(<ToolCalls tools={tools} testMode={false} />)
     expect(text).toContain('make them in parallel')
     expect(text).toContain('Whenever SQL can answer the question, run the query with `execute_sql`')
+  })
+
+  it('asks to use only the tools it is given, in its first rule (#15)', () => {
+    expect(renderToMarkdown(<ToolCalls tools={tools} testMode={true} />).split('\n')[2]).toBe(
+      '- Use only the tools this request gives you, with the arguments their schemas describe. Do not invent a tool, and do not write a tool call as text in your answer.'
+    )
   })
 
   it('includes the clarification rule outside test mode', () => {
@@ -147,6 +169,13 @@ describe('SqlQueryRules', () => {
 describe('ChartRules and FormattingRules', () => {
   it('chart rules point at execute_sql results by query_id', () => {
     expect(renderToMarkdown(<ChartRules />)).toContain('passing its `query_id`')
+  })
+
+  it('guides every chart_type display_chart accepts, one bullet each (#15)', () => {
+    const text = renderToMarkdown(<ChartRules />)
+    for (const chartType of displayChartInput.shape.chart_type.options) expect(text).toMatch(new RegExp(`^\t- \`${chartType}\`: `, 'm'))
+    expect(text).toContain('\t- `scatter`: the relation between two numeric columns; set `x_axis_type` to "number".')
+    expect(text).toContain('\t- `stacked_bar`: how parts make up each category\'s total; needs two or more series, so pivot the data in SQL to one column per part.')
   })
 
   it('formatting rules ask for KaTeX dollar delimiters', () => {

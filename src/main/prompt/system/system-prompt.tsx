@@ -24,7 +24,7 @@ export interface SystemPromptProps {
 export function SystemPrompt({ project, memory, skills, date, timezone, testMode, tools }: SystemPromptProps) {
   return (
     <Block>
-      <Instructions date={date} timezone={timezone} />
+      <Instructions date={date} timezone={timezone} mentions={{ tables: project.tables.length > 0, skills: skills.length > 0 }} />
       <ContextStructure project={project} />
       <Persona />
       <ToolCalls tools={tools} testMode={testMode} />

@@ -55,7 +55,7 @@ export function App(): React.JSX.Element {
         ) : view === 'settings' ? (
           <SettingsPanel />
         ) : view === 'tests' ? (
-          <TestsPanel />
+          <TestsPanel onInspectRun={inspectRun} />
         ) : (
           <ChatView controller={controller} draft={draft} onDraft={setDraft} onInspectRun={inspectRun} onStartWith={(question) => void startWith(question)} />
         )}

@@ -1,111 +1,227 @@
-import { useEffect, useState } from 'react'
-import type { TestCaseResult, TestReport } from '../../../../shared/api'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { ApiInputs, EvaluationComparison, EvaluationDetail, EvaluationProgress, EvaluationSummary, TestCaseInfo } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'
-import { ResultTable } from '../chat/ResultTable'
 import { errorMessage } from '../../../../shared/error-message'
+import { CaseDetail } from './evaluation/CaseDetail'
+import { EvaluationHistory } from './evaluation/EvaluationHistory'
+import { EvaluationMatrix, type MatrixSelection } from './evaluation/EvaluationMatrix'
+import { hostOf, modelKey, seconds } from './evaluation/outcome'
 
-// The project's tests/*.yml: run them in test mode, see pass/fail as each finishes, open a case for both tables.
+// The project's tests/*.yml as an evaluation: pick one or more models, run the suite (one case at a time per
+// server, cancellable, with progress), and read the cases × models matrix; open a cell for both tables, the
+// SQL, the figures, the run in the inspector and the context audit. Earlier evaluations stay in the history,
+// where two can be compared. The cases' chats stay here, out of the chat list.
 
-export function TestsPanel(): React.JSX.Element {
-  const { api, project, onPush, notify } = useApp()
+type EvalModel = { endpoint: string; model: string }
+
+export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) => void }): React.JSX.Element {
+  const { api, project, onPush, notify, models, settings } = useApp()
+  const [cases, setCases] = useState<TestCaseInfo[]>([])
+  const [history, setHistory] = useState<EvaluationSummary[]>([])
+  const [shown, setShown] = useState<EvaluationDetail | null>(null)
+  const [chosen, setChosen] = useState<string[] | null>(null)
   const [running, setRunning] = useState(false)
-  const [results, setResults] = useState<TestCaseResult[]>([])
-  const [report, setReport] = useState<TestReport | null>(null)
-  const [open, setOpen] = useState<string | null>(null)
-  const tests = project?.tests ?? []
+  const [progress, setProgress] = useState<EvaluationProgress | null>(null)
+  const [selected, setSelected] = useState<MatrixSelection | null>(null)
+  const [comparison, setComparison] = useState<EvaluationComparison | null>(null)
 
+  const available = useMemo(() => {
+    const list: EvalModel[] = []
+    const add = (model: EvalModel): void => {
+      if (!list.some((item) => modelKey(item) === modelKey(model))) list.push(model)
+    }
+    if (settings?.endpoint && settings.model) add({ endpoint: settings.endpoint, model: settings.model })
+    for (const server of models ?? []) if (server.running) for (const model of server.models) add({ endpoint: server.baseUrl, model: model.id })
+    return list
+  }, [models, settings])
+  const current = settings?.endpoint && settings.model ? modelKey({ endpoint: settings.endpoint, model: settings.model }) : null
+  const picked = chosen ?? (current ? [current] : available.slice(0, 1).map(modelKey))
+
+  const refreshHistory = useCallback(async (): Promise<EvaluationSummary[]> => {
+    const list = await api.listEvaluations({})
+    setHistory(list)
+    return list
+  }, [api])
+
+  const open = useCallback(
+    async (evaluationId: string) => {
+      try {
+        setShown(await api.getEvaluation({ evaluationId }))
+      } catch (error) {
+        notify('error', `Could not open that evaluation: ${errorMessage(error)}`)
+      }
+    },
+    [api, notify]
+  )
+
+  useEffect(() => {
+    if (!project) return
+    let stale = false
+    void (async () => {
+      try {
+        const [list, earlier] = await Promise.all([api.listTestCases({}), api.listEvaluations({})])
+        if (stale) return
+        setCases(list)
+        setHistory(earlier)
+        if (earlier[0]) setShown(await api.getEvaluation({ evaluationId: earlier[0].id }))
+      } catch (error) {
+        if (!stale) notify('error', `Could not read the tests: ${errorMessage(error)}`)
+      }
+    })()
+    return () => {
+      stale = true
+    }
+  }, [api, project, notify])
+
+  const shownId = useRef<string | null>(null)
+  shownId.current = shown?.id ?? null
   useEffect(
     () =>
       onPush((event) => {
-        if (event.channel === 'test-progress') setResults((list) => [...list.filter((item) => item.name !== event.result.name), event.result])
+        if (event.channel !== 'evaluation-progress') return
+        setProgress(event.progress)
+        // A new evaluation replaces the matrix at once, then fills in as each case finishes.
+        if (event.progress.result || event.progress.evaluationId !== shownId.current) {
+          shownId.current = event.progress.evaluationId
+          void api.getEvaluation({ evaluationId: event.progress.evaluationId }).then(setShown, () => undefined)
+        }
       }),
-    [onPush]
+    [onPush, api]
   )
 
-  async function run(names?: string[]): Promise<void> {
+  async function run(input: ApiInputs['runEvaluation']): Promise<void> {
     setRunning(true)
-    setReport(null)
-    setResults((list) => (names ? list.filter((item) => !names.includes(item.name)) : []))
+    setProgress(null)
+    setComparison(null)
     try {
-      const result = await api.runTests({ names })
-      setReport(result)
-      setResults((list) => [...list.filter((item) => !result.cases.some((done) => done.name === item.name)), ...result.cases])
+      setShown(await api.runEvaluation(input))
+      await refreshHistory()
     } catch (error) {
-      notify('error', `Tests could not run: ${errorMessage(error)}`)
+      notify('error', `The evaluation could not run: ${errorMessage(error)}`)
     } finally {
       setRunning(false)
+      setProgress(null)
     }
   }
 
-  const byName = new Map(results.map((item) => [item.name, item]))
-  const finished = tests.filter((name) => byName.has(name)).length
+  function runAll(): void {
+    const wanted = picked.map((key) => available.find((item) => modelKey(item) === key)).filter((item): item is EvalModel => item !== undefined)
+    setSelected(null)
+    void run(wanted.length > 0 ? { models: wanted } : {})
+  }
+
+  async function compare(before: string, after: string): Promise<void> {
+    try {
+      setComparison(await api.compareEvaluations({ before, after }))
+    } catch (error) {
+      notify('error', `Could not compare: ${errorMessage(error)}`)
+    }
+  }
+
+  const column = selected && shown ? shown.runs[selected.column] : null
+  const result = selected && column ? column.cases.find((item) => item.file === selected.file) : undefined
+  const live = running && progress && shown && progress.evaluationId === shown.id && !progress.result ? { file: progress.file, column: shown.runs.findIndex((item) => item.model === progress.model && item.endpoint === progress.endpoint) } : null
+  const runnable = cases.length > 0
+
   return (
-    <section className="panel" data-testid="tests-panel">
+    <section className="panel tests-panel" data-testid="tests-panel">
       <header className="panel-head">
         <h2>Tests</h2>
-        <p className="muted">Each case in <code>tests/*.yml</code> asks its prompt in test mode and compares the agent’s last query result with the expected SQL.</p>
+        <p className="muted">
+          Each case in <code>tests/*.yml</code> asks its prompt in test mode and compares the agent’s last query result with the expected SQL. Pick several models to see which one answers this project best.
+        </p>
+        <fieldset className="model-checklist" disabled={running}>
+          <legend className="small">Models</legend>
+          {available.length === 0 && <p className="muted small">No model server detected. Start one (see Settings) or set an endpoint.</p>}
+          {available.map((item) => {
+            const key = modelKey(item)
+            return (
+              <label key={key} className="model-option">
+                <input type="checkbox" checked={picked.includes(key)} onChange={() => setChosen(picked.includes(key) ? picked.filter((other) => other !== key) : [...picked, key])} data-testid={`pick-model-${item.model}`} />
+                {item.model} <span className="muted small">{hostOf(item.endpoint)}</span>
+              </label>
+            )
+          })}
+        </fieldset>
         <div className="row">
-          <button className="button primary" onClick={() => void run()} disabled={running || tests.length === 0} data-testid="run-tests">
+          <button className="button primary" onClick={runAll} disabled={running || !runnable || picked.length === 0} data-testid="run-tests">
             {running ? (
               <>
-                <span className="spinner small" /> Running {finished}/{tests.length}…
+                <span className="spinner small" /> Running…
               </>
             ) : (
-              `Run all ${tests.length} tests`
+              `Run ${cases.length} ${cases.length === 1 ? 'test' : 'tests'}${picked.length > 1 ? ` × ${picked.length} models` : ''}`
             )}
           </button>
-          {report && (
-            <span className="test-summary">
-              <span className="badge ok">{report.passed} passed</span> <span className="badge failed">{report.failed} failed</span> {report.errored > 0 && <span className="badge warn">{report.errored} errors</span>}
+          {running && progress && (
+            <button className="button stop" onClick={() => void api.cancelEvaluation({ evaluationId: progress.evaluationId })} data-testid="cancel-evaluation">
+              Cancel
+            </button>
+          )}
+          {running && progress && (
+            <span className="muted small" role="status" data-testid="eval-progress">
+              Case {progress.caseIndex} of {progress.caseCount} · model {progress.modelIndex} of {progress.modelCount} ({progress.model}) · {seconds(progress.elapsedMs)} elapsed
+              {progress.estimateLeftMs !== null && ` · about ${seconds(progress.estimateLeftMs)} left`}
+            </span>
+          )}
+          {!running && shown && (
+            <span className="test-summary" data-testid="test-summary">
+              {shown.runs.map((item) => (
+                <span key={modelKey(item)} className="small">
+                  {shown.runs.length > 1 && `${item.model}: `}
+                  <span className="badge ok">{item.passed} passed</span> <span className="badge failed">{item.failed} failed</span> {item.errored > 0 && <span className="badge warn">{item.errored} errors</span>}
+                </span>
+              ))}
             </span>
           )}
         </div>
       </header>
-      {tests.length === 0 && <p className="muted">This project has no tests. Add one as <code>tests/my_case.yml</code> with <code>name</code>, <code>prompt</code> and <code>sql</code>.</p>}
-      <ul className="test-list">
-        {tests.map((name) => {
-          const result = byName.get(name)
-          return (
-            <li key={name} className={`test-case ${result?.status ?? 'pending'}`}>
-              <button className="test-case-head" onClick={() => setOpen(open === name ? null : name)} disabled={!result}>
-                <span className={`badge ${result ? (result.status === 'passed' ? 'ok' : result.status === 'failed' ? 'failed' : 'warn') : ''}`}>{result?.status ?? (running ? 'running' : 'not run')}</span>
-                <span className="test-name">{name}</span>
-                {result && (
-                  <span className="muted small">
-                    {(result.ms / 1000).toFixed(1)} s · {result.tokens.toLocaleString()} tokens
-                  </span>
-                )}
-              </button>
-              <button className="icon-button" onClick={() => void run([name])} disabled={running}>
-                Run
-              </button>
-              {open === name && result && <TestDetail result={result} />}
-            </li>
-          )
-        })}
-      </ul>
+      {!runnable && (
+        <p className="muted">
+          This project has no tests. Add one as <code>tests/my_case.yml</code> with <code>name</code>, <code>prompt</code> and <code>sql</code>.
+        </p>
+      )}
+      {shown ? (
+        <>
+          <p className="muted small">
+            Evaluation of {new Date(shown.startedAt).toLocaleString()}
+            {shown.status === 'cancelled' && ' (cancelled)'}
+            {shown.status === 'running' && ' (running)'}
+          </p>
+          <EvaluationMatrix
+            evaluation={shown}
+            selected={selected}
+            running={running}
+            live={live}
+            onSelect={setSelected}
+            onRerunColumn={(index) => {
+              const target = shown.runs[index]
+              if (target) void run({ models: [{ endpoint: target.endpoint, model: target.model }], evaluationId: shown.id })
+            }}
+          />
+          {result && column && (
+            <CaseDetail
+              result={result}
+              model={column.model}
+              running={running}
+              onInspect={(runId) => onInspectRun?.(runId)}
+              onRerun={() => void run({ models: [{ endpoint: column.endpoint, model: column.model }], files: [result.file], evaluationId: shown.id })}
+            />
+          )}
+        </>
+      ) : (
+        runnable && (
+          <ul className="test-list">
+            {cases.map((item) => (
+              <li key={item.file} className={`test-case ${item.error ? 'error' : 'pending'}`}>
+                <span className="badge">{item.error ? 'cannot run' : 'not run'}</span> <span className="test-name">{item.name}</span>
+                <span className="muted small">{item.error ?? item.prompt}</span>
+              </li>
+            ))}
+          </ul>
+        )
+      )}
+      <EvaluationHistory history={history} shownId={shown?.id ?? null} comparison={comparison} onOpen={(id) => void open(id)} onCompare={(before, after) => void compare(before, after)} />
     </section>
-  )
-}
-
-function TestDetail({ result }: { result: TestCaseResult }): React.JSX.Element {
-  const table = (rows: unknown[][] | null): React.JSX.Element =>
-    rows ? <ResultTable table={{ queryId: null, columns: (rows[0] ?? []).map((_, index) => `col ${index + 1}`), rows, rowCount: rows.length }} maxRows={20} /> : <p className="muted small">none</p>
-  return (
-    <div className="test-detail">
-      {result.message && <p className={result.status === 'passed' ? 'muted' : 'error-text'}>{result.message}</p>}
-      {result.sql && <pre className="code-block">{result.sql}</pre>}
-      <div className="test-tables">
-        <div>
-          <h4>Expected</h4>
-          {table(result.expected)}
-        </div>
-        <div>
-          <h4>Agent’s result</h4>
-          {table(result.actual)}
-        </div>
-      </div>
-      {result.runId && <p className="muted small">Run {result.runId}</p>}
-    </div>
   )
 }
