@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import type { GlassboxApi } from '../../src/shared/api'
 import { startWebServer, type WebServer } from '../../src/main/web/server'
+import { rendererOutdated } from '../../src/main/web/renderer-freshness'
 import { REPO_ROOT } from '../support/fixtures'
 import { chromiumOrSkip, missingBrowserError } from './browser'
 
@@ -18,9 +19,9 @@ export const CHROMIUM = chromiumOrSkip()
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
-/** `npm test` builds first; a lone run of the e2e builds the renderer once if it is missing. */
+/** `npm test` builds first; a lone run of the e2e builds the renderer when it is missing or older than its sources. */
 export function ensureRendererBuilt(): void {
-  if (existsSync(join(RENDERER_DIR, 'index.html'))) return
+  if (!rendererOutdated(REPO_ROOT, RENDERER_DIR)) return
   const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO_ROOT, stdio: 'inherit', timeout: 170_000 })
   if (build.status !== 0 || !existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('Could not build the renderer: run `npx electron-vite build`.')
 }

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createGlassbox } from '../app/create-glassbox'
 import { startWebServer } from './server'
 import { errorMessage } from '../../shared/error-message'
 import { findAppRoot } from '../store/native-binding'
+import { rendererOutdated } from './renderer-freshness'
 
 // `npm run web -- --project DIR [--port N] [--endpoint URL] [--model NAME] [--data-dir DIR]`
 
@@ -38,22 +39,10 @@ function readOptions(): { project?: string; port: number; endpoint?: string; mod
   }
 }
 
-/** The newest modification time of the files under `dir` (0 when it does not exist). */
-function newestChange(dir: string): number {
-  if (!existsSync(dir)) return 0
-  let newest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs)
-  }
-  return newest
-}
-
 function ensureRendererBuilt(): void {
-  const index = resolve(RENDERER_DIR, 'index.html')
-  if (existsSync(index)) {
+  if (existsSync(resolve(RENDERER_DIR, 'index.html'))) {
     // Rebuilding takes a while; say so rather than silently serve an old UI.
-    const sources = Math.max(newestChange(resolve(REPO_ROOT, 'src/renderer')), newestChange(resolve(REPO_ROOT, 'src/shared')))
-    if (sources > statSync(index).mtimeMs) process.stderr.write('glassbox web: out/renderer is older than src/renderer or src/shared: run `npm run build` to serve the current UI.\n')
+    if (rendererOutdated(REPO_ROOT, RENDERER_DIR)) process.stderr.write('glassbox web: out/renderer is older than src/renderer or src/shared: run `npm run build` to serve the current UI.\n')
     return
   }
   process.stderr.write('glassbox web: out/renderer is missing, building it once with `npx electron-vite build`…\n')
