@@ -38,6 +38,7 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     cancelEvaluation: (input) => call('cancelEvaluation', input),
     listEvaluations: (input) => call('listEvaluations', input),
     getEvaluation: (input) => call('getEvaluation', input),
-    compareEvaluations: (input) => call('compareEvaluations', input)
+    compareEvaluations: (input) => call('compareEvaluations', input),
+    cancelSync: (input) => call('cancelSync', input)
   }
 }

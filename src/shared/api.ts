@@ -8,6 +8,8 @@ import type { Diagnostic, MemoryCategory, PromptPreview } from './prompt'
 
 const id = z.string().min(1).max(200)
 const text = (max: number) => z.string().max(max)
+/** A model server address: http(s) only, checked at the boundary (#11: `javascript:…` was accepted). */
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address, e.g. http://127.0.0.1:11434/v1' }).max(2000)
 
 export const apiInputs = {
   openProject: z.strictObject({ path: text(4096).min(1) }),
@@ -48,7 +50,7 @@ export const apiInputs = {
   setMemoryEnabled: z.strictObject({ id: z.number().int().positive(), enabled: z.boolean() }),
   deleteMemory: z.strictObject({ id: z.number().int().positive() }),
   updateSettings: z.strictObject({
-    endpoint: text(2000).url().optional(),
+    endpoint: httpUrl.optional(),
     model: text(500).optional(),
     /** A smaller model on the same server for learning memories; null: the chat model. */
     memoryModel: text(500).nullable().optional(),
@@ -76,7 +78,9 @@ export const apiInputs = {
   cancelEvaluation: z.strictObject({ evaluationId: id }),
   listEvaluations: z.strictObject({}),
   getEvaluation: z.strictObject({ evaluationId: id }),
-  compareEvaluations: z.strictObject({ before: id, after: id })
+  compareEvaluations: z.strictObject({ before: id, after: id }),
+  // Issue #14: stop a running sync between tables (a running server query is cancelled at once).
+  cancelSync: z.strictObject({})
 } as const
 
 export type ApiInputs = { [K in keyof typeof apiInputs]: z.infer<(typeof apiInputs)[K]> }
@@ -88,6 +92,8 @@ export interface ProjectInfo {
   skills: { name: string; description: string; location: string }[]
   tests: string[]
   diagnostics: Diagnostic[]
+  /** Questions to offer in an empty chat: the project's test prompts, then its tables. */
+  examples?: string[]
 }
 
 export interface ChatSummary {
@@ -137,6 +143,18 @@ export interface RunDetail {
   stopReason: string | null
   usage: { inputTokens: number; outputTokens: number } | null
   prompt: PromptPreview | null
+  /** When the run started, i.e. when its prompt was built (ISO-8601). */
+  startedAt?: string
+  /** Every request the run sent, round by round, exactly as it went over the wire (oldest first). */
+  requests?: RunRequestView[]
+}
+
+/** One request of a run: the body the HTTP client sent, byte for byte. */
+export interface RunRequestView {
+  round: number
+  url: string
+  body: string
+  sentAt: string
 }
 
 export interface MemoryView {
@@ -168,7 +186,14 @@ export interface ModelServerView {
   label: string
   baseUrl: string
   running: boolean
-  models: { id: string; contextWindow: number | null; vision: boolean | null; tools: boolean | null }[]
+  models: {
+    id: string
+    contextWindow: number | null
+    vision: boolean | null
+    tools: boolean | null
+    /** Where contextWindow came from, in the inspector's words. */
+    contextSource?: string
+  }[]
   error?: string
 }
 
@@ -312,6 +337,17 @@ export interface EvaluationProgress {
   result?: EvaluationCaseResult
 }
 
+/** What a sync did (#13.9): files it wrote or removed, and files it left because it did not write them. */
+export interface SyncSummary {
+  tables: number
+  /** Project-relative files written or removed. */
+  changed?: string[]
+  /** Project-relative files sync would have rewritten but did not write itself (e.g. nao's own preview.md). */
+  changedBySomeoneElse?: string[]
+  /** One line per database that failed (e.g. databases/ linked outside the project). */
+  errors?: string[]
+}
+
 export interface SyncProgress {
   done: number
   total: number
@@ -325,6 +361,8 @@ export type PushEvent =
   | { channel: 'sync-progress'; progress: SyncProgress }
   | { channel: 'test-progress'; result: TestCaseResult }
   | { channel: 'evaluation-progress'; progress: EvaluationProgress }
+  /** Memories learned in the background from a chat (the UI says so quietly, with undo). */
+  | { channel: 'memory-learned'; chatId: string; memories: MemoryView[] }
 
 /** Every operation the UI can call: one function each, nothing generic. */
 export interface GlassboxApi {
@@ -351,7 +389,7 @@ export interface GlassboxApi {
   updateSettings(input: ApiInputs['updateSettings']): Promise<Settings>
   listModels(): Promise<ModelServerView[]>
   runTests(input: ApiInputs['runTests']): Promise<TestReport>
-  syncProject(input: ApiInputs['syncProject']): Promise<{ tables: number }>
+  syncProject(input: ApiInputs['syncProject']): Promise<SyncSummary>
   listTestCases(input: ApiInputs['listTestCases']): Promise<TestCaseInfo[]>
   /** Runs the suite for each model (one case at a time per server) and stores it; resolves when done or cancelled. */
   runEvaluation(input: ApiInputs['runEvaluation']): Promise<EvaluationDetail>
@@ -359,6 +397,8 @@ export interface GlassboxApi {
   listEvaluations(input: ApiInputs['listEvaluations']): Promise<EvaluationSummary[]>
   getEvaluation(input: ApiInputs['getEvaluation']): Promise<EvaluationDetail>
   compareEvaluations(input: ApiInputs['compareEvaluations']): Promise<EvaluationComparison>
+  /** Stops the running sync, if any; the tables already written stay complete. */
+  cancelSync(input: ApiInputs['cancelSync']): Promise<void>
   /** Subscribe to pushed events; returns the unsubscribe function. */
   subscribe(listener: (event: PushEvent) => void): () => void
 }

@@ -32,7 +32,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('end'),
     runId: z.string(),
-    stopReason: z.enum(['answer', 'stop-tool', 'round-limit', 'loop-guard', 'cancelled', 'error']),
+    /** 'length': the answer was cut at the output limit (the server's finish_reason "length"). */
+    stopReason: z.enum(['answer', 'length', 'stop-tool', 'round-limit', 'loop-guard', 'cancelled', 'error']),
     answer: z.string()
   }),
   z.object({ type: z.literal('error'), runId: z.string(), message: z.string() })

@@ -59,6 +59,12 @@ export interface Budget {
   trimmed: TrimRecord[]
   /** Tokens kept free because local tokenizers count differently from the estimator (not in `used`). */
   safetyMargin?: number
+  /** Prompt tokens of the request counted by the model server itself (llama.cpp), when it can count. */
+  serverCounted?: number
+  /** Where contextWindow came from ("llama.cpp /props n_ctx", "settings", "default — server did not say"…). */
+  contextSource?: string
+  /** How many of the oldest history messages were archived to fit (the model no longer sees them). */
+  archivedMessages?: number
 }
 
 export interface TextPart {

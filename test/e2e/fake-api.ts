@@ -507,6 +507,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       }
       return { tables: TABLES.length }
     },
+    async cancelSync() {},
     subscribe(listener) {
       listeners.add(listener)
       return () => {

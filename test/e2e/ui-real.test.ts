@@ -27,7 +27,8 @@ function isAgentRequest(request: RecordedRequest): boolean {
 }
 
 const MONTHLY_SQL = "SELECT strftime(order_date, '%Y-%m') AS month, SUM(amount) AS revenue FROM orders GROUP BY 1 ORDER BY 1"
-const ANSWER = 'Revenue rose every month from January to April 2018. The **April** total is the highest (query `q1`, column `revenue`).'
+// True for the example's data (496, 415, 622, 139), so no screenshot shows an answer its chart contradicts.
+const ANSWER = 'Revenue dipped from January to February, peaked in **March** (622), then fell to its lowest in April (query `q1`, column `revenue`).'
 
 /** The model's side of each conversation, chosen by the last question and the tool results so far. */
 function script(request: RecordedRequest): Turn {
@@ -90,7 +91,7 @@ describeWithBrowser('web UI on the real services', () => {
 
   it('attaches a table with @ and shows its columns.md in the user prompt', async () => {
     const { page } = ui
-    await page.getByRole('button', { name: 'How did revenue evolve month by month?' }).click()
+    // The composer is there at first open: no chat needs to exist to type (issue #13).
     const composer = page.getByTestId('composer')
     await composer.pressSequentially('Revenue by status in @ord')
     await expect.poll(() => page.getByTestId('mention-menu').textContent()).toContain('@orders')
@@ -111,7 +112,7 @@ describeWithBrowser('web UI on the real services', () => {
     await page.locator('[data-status="streaming"]').first().waitFor()
     await page.getByTestId('chart').waitFor({ timeout: 20_000 })
     await page.locator('[data-role="assistant"][data-status="done"]').waitFor({ timeout: 20_000 })
-    expect(await page.getByTestId('assistant-text').last().textContent()).toContain('April total is the highest')
+    expect(await page.getByTestId('assistant-text').last().textContent()).toContain('peaked in March (622)')
     const call = page.locator('[data-tool="execute_sql"]').first()
     await call.getByRole('button').first().click()
     await expect.poll(() => call.locator('.result-table tbody tr').count()).toBeGreaterThan(1)
@@ -182,6 +183,8 @@ describeWithBrowser('web UI on the real services', () => {
     await page.locator('[data-role="assistant"]').first().hover()
     await page.getByRole('button', { name: 'Inspect prompt' }).first().click()
     await page.getByText(/Exactly what run/).waitFor()
+    // How the run ended and what the server counted (the scripted server reports usage).
+    await expect.poll(() => page.getByTestId('run-outcome').textContent()).toMatch(/^Tokens counted by the server: [\d,]+ in, [\d,]+ out\.$/)
     await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()
     await expect.poll(() => page.locator('.request-message .role-badge').allTextContents()).toContain('system')
     await ui.screenshot('real-06-run-request')

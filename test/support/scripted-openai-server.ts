@@ -25,6 +25,10 @@ export type ScriptedFault =
   | 'context-length'
   /** Sends headers, then nothing until the client goes away (or `close()`, or 30 s). */
   | 'hang'
+  /** HTTP 200 event stream with zero events (llama-cpp-python when the request exceeds its window). */
+  | 'empty-stream'
+  /** 404 "model not found", as Ollama answers for a model it does not have. */
+  | 'model-not-found'
 
 export interface Turn {
   /** Assistant text, streamed in chunks of `chunkSize` characters. */
@@ -46,6 +50,8 @@ export interface Turn {
   /** Delay between chunks. */
   chunkDelayMs?: number
   fault?: ScriptedFault
+  /** finish_reason of the last chunk; default 'tool_calls' with tool calls, else 'stop' ('length': cut). */
+  finishReason?: string
 }
 
 export interface RecordedRequest {
@@ -55,6 +61,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders
   /** Parsed JSON body, or null when there was none / it was not JSON. */
   body: unknown
+  /** The body exactly as received (UTF-8), for byte-for-byte comparisons. */
+  rawBody: string
 }
 
 export type Script = Turn[] | ((request: RecordedRequest, chatIndex: number) => Turn)
@@ -71,6 +79,11 @@ export interface ScriptedServerOptions {
   lmStudioModels?: Record<string, unknown>
   /** Time a 'hang' turn waits at most. */
   hangLimitMs?: number
+  /**
+   * Offers llama.cpp's POST /apply-template (the messages' and tools' JSON as the "prompt") and POST
+   * /tokenize (this many tokens for the content); absent → 404, like servers that cannot count.
+   */
+  tokenizer?: (text: string) => number
 }
 
 export interface ScriptedServer {
@@ -137,7 +150,8 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
       method: req.method ?? 'GET',
       path,
       headers: req.headers,
-      body: parseJson(raw)
+      body: parseJson(raw),
+      rawBody: raw
     }
     requests.push(recorded)
 
@@ -147,6 +161,12 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     if (req.method === 'POST' && path === '/api/show' && options.ollamaShow) return sendJson(res, 200, options.ollamaShow)
     if (req.method === 'GET' && path === '/props' && options.llamaProps) return sendJson(res, 200, options.llamaProps)
     if (req.method === 'GET' && path === '/api/v0/models' && options.lmStudioModels) return sendJson(res, 200, options.lmStudioModels)
+    if (req.method === 'POST' && path === '/apply-template' && options.tokenizer && isRecord(recorded.body)) {
+      return sendJson(res, 200, { prompt: JSON.stringify([recorded.body.messages, recorded.body.tools ?? []]) })
+    }
+    if (req.method === 'POST' && path === '/tokenize' && options.tokenizer && isRecord(recorded.body) && typeof recorded.body.content === 'string') {
+      return sendJson(res, 200, { tokens: Array.from({ length: options.tokenizer(recorded.body.content) }, (_, index) => index) })
+    }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendJson(res, 404, { error: { message: `scripted server: no route ${req.method} ${path}` } })
     }
@@ -173,6 +193,10 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
         }
       })
     }
+    if (turn.fault === 'model-not-found') {
+      const requested = typeof body.model === 'string' ? body.model : 'unknown'
+      return sendJson(res, 404, { error: { message: `model "${requested}" not found, try pulling it first`, type: 'not_found_error' } })
+    }
     if (turn.fault === 'tools-unsupported' && Array.isArray(body.tools) && body.tools.length > 0) {
       return sendJson(res, 400, { error: { message: `registry.ollama.ai/library/${MODEL} does not support tools`, type: 'api_error' } })
     }
@@ -181,6 +205,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
     res.flushHeaders()
+    if (turn.fault === 'empty-stream') return void res.end()
     if (turn.fault === 'hang') {
       await Promise.race([wait(options.hangLimitMs ?? 30_000), new Promise((resolve) => res.on('close', resolve))])
       if (!res.destroyed) res.end()
@@ -217,7 +242,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
       await send({ tool_calls: [{ ...indexField, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] })
       for (const piece of split(args, size)) await send({ tool_calls: [{ ...indexField, function: { arguments: piece } }] })
     }
-    await send({}, calls.length > 0 ? 'tool_calls' : 'stop')
+    await send({}, turn.finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop'))
     const usage = turn.usage ?? DEFAULT_USAGE
     if (usage && !res.destroyed) {
       res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: MODEL, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`)
@@ -277,7 +302,7 @@ function completionJson(turn: Turn, index: number): Record<string, unknown> {
     choices: [
       {
         index: 0,
-        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        finish_reason: turn.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
         message: {
           role: 'assistant',
           content: contentOf(turn),

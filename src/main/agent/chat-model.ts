@@ -1,4 +1,6 @@
 import { ChatOpenAI } from '@langchain/openai'
+import { modelFetch, type FetchLike } from './model-fetch'
+import { withRequestCapture } from './request-capture'
 
 /** Where a model lives: a local OpenAI-compatible server and the model name it serves. */
 export interface ModelEndpoint {
@@ -14,17 +16,22 @@ export interface ChatModelOptions {
   temperature?: number
   maxTokens?: number
   streaming?: boolean
+  /** Every request goes through this (default: modelFetch, which survives a closed idle socket). */
+  fetch?: FetchLike
 }
 
 /**
  * The one way Glassbox talks to a model: Chat Completions (not the Responses API) on the configured
- * endpoint only, no retries behind the user's back (a failing server must become a message, fast).
+ * endpoint only, no retries behind the user's back (a failing server must become a message, fast) — except
+ * the one retry of a request that met a keep-alive socket the server had just closed (see model-fetch.ts).
  */
 export function createChatModel(endpoint: ModelEndpoint, options: ChatModelOptions = {}): ChatOpenAI {
   return new ChatOpenAI({
     model: endpoint.model,
     apiKey: PLACEHOLDER_API_KEY,
-    configuration: { baseURL: endpoint.baseUrl },
+    // Wrappers stack: the capture (outermost, so a retried request is one round) records each body exactly as
+    // sent (request-capture.ts); modelFetch retries a request that met a closed idle socket (model-fetch.ts).
+    configuration: { baseURL: endpoint.baseUrl, fetch: withRequestCapture(options.fetch ?? modelFetch) },
     streaming: options.streaming ?? true,
     useResponsesApi: false,
     maxRetries: 0,

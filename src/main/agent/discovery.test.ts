@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from '../../../test/support/scripted-openai-server'
 import { describeModel, detectServers, listModels } from './discovery'
@@ -40,6 +42,36 @@ describe('model discovery', () => {
     await nested.close()
     const top = await serve({ llamaProps: { n_ctx: 4096 } })
     expect((await describeModel(top.url, 'any', { kind: 'llama.cpp' })).contextWindow).toBe(4096)
+  })
+
+  it('reads llama.cpp chat_template_caps.supports_tools and /v1/models meta.n_ctx_train', async () => {
+    const { url } = await serve({
+      models: [{ id: 'tiny.gguf', meta: { n_ctx: 8192, n_ctx_train: 32768 } }],
+      llamaProps: { default_generation_settings: { n_ctx: 8192 }, chat_template_caps: { supports_tools: false } }
+    })
+    expect(await listModels(url, { kind: 'llama.cpp' })).toEqual([
+      { id: 'tiny.gguf', contextWindow: 8192, contextSource: 'llama.cpp /props n_ctx', maxContextLength: 32768, vision: null, tools: false }
+    ])
+  })
+
+  it('on a non-default port asks /props without waiting for an Ollama probe that does not answer', async () => {
+    const hanging = createServer((req, res) => {
+      if (req.url === '/props') return void res.end(JSON.stringify({ n_ctx: 4096, chat_template_caps: { supports_tools: true } }))
+      if (req.url === '/api/show') return // never answers: the probe can only time out
+      res.statusCode = 404
+      res.end('{}')
+    })
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = hanging.address() as AddressInfo
+      const started = performance.now()
+      const info = await describeModel(`http://127.0.0.1:${port}/v1`, 'm', { kind: 'custom', timeoutMs: 3_000 })
+      expect(info).toMatchObject({ contextWindow: 4096, contextSource: 'llama.cpp /props n_ctx', tools: true })
+      expect(performance.now() - started).toBeLessThan(1_500)
+    } finally {
+      hanging.closeAllConnections()
+      await new Promise((resolve) => hanging.close(resolve))
+    }
   })
 
   it('reads LM Studio /api/v0/models and vLLM max_model_len', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { isLoopbackUrl, kindOf, SERVER_PRESETS, serverOrigin, type ServerKind, type ServerPreset } from './endpoints'
+import { modelFetch } from './model-fetch'
 
 // Which local servers are running, what models they serve, and each model's context window and
 // capabilities, read from the server's own endpoints. Every response is validated; anything odd means
@@ -36,7 +37,14 @@ export interface DiscoveryOptions {
 export const OLLAMA_DEFAULT_NUM_CTX = 4096
 
 const openAiModelsSchema = z.object({
-  data: z.array(z.looseObject({ id: z.string(), max_model_len: z.number().int().positive().optional() }))
+  data: z.array(
+    z.looseObject({
+      id: z.string(),
+      max_model_len: z.number().int().positive().optional(),
+      // llama.cpp: the model's trained context length.
+      meta: z.looseObject({ n_ctx_train: z.number().int().positive().optional() }).nullish().catch(undefined)
+    })
+  )
 })
 const ollamaShowSchema = z.looseObject({
   model_info: z.record(z.string(), z.unknown()).optional(),
@@ -46,7 +54,9 @@ const ollamaShowSchema = z.looseObject({
 const llamaPropsSchema = z.looseObject({
   n_ctx: z.number().int().positive().optional(),
   default_generation_settings: z.looseObject({ n_ctx: z.number().int().positive().optional() }).optional(),
-  modalities: z.looseObject({ vision: z.boolean().optional() }).optional()
+  modalities: z.looseObject({ vision: z.boolean().optional() }).optional(),
+  // What the loaded chat template can render. supports_tools false: tool definitions would be dropped.
+  chat_template_caps: z.looseObject({ supports_tools: z.boolean().optional() }).optional().catch(undefined)
 })
 const lmStudioModelsSchema = z.object({
   data: z.array(
@@ -81,20 +91,39 @@ export async function listModels(baseUrl: string, options: DiscoveryOptions & { 
   const listed = openAiModelsSchema.safeParse(await getJson(`${baseUrl}/models`, options))
   if (!listed.success) throw new Error(`${baseUrl}/models did not return an OpenAI-style model list`)
   const kind = options.kind ?? kindOf(baseUrl)
-  return Promise.all(listed.data.data.map((model) => describeModel(baseUrl, model.id, { ...options, kind, maxModelLen: model.max_model_len })))
+  return Promise.all(
+    listed.data.data.map((model) =>
+      describeModel(baseUrl, model.id, { ...options, kind, maxModelLen: model.max_model_len, trainedContextLength: model.meta?.n_ctx_train })
+    )
+  )
+}
+
+/**
+ * One model as its server describes it, for a run or a preview: its `/v1/models` entry first (vLLM reports
+ * `max_model_len` only there), then the server's own endpoints — the same answer the model list gives.
+ */
+export async function describeServedModel(baseUrl: string, modelId: string, options: DiscoveryOptions & { kind?: ServerKind } = {}): Promise<ModelInfo> {
+  let entry: { max_model_len?: number; meta?: { n_ctx_train?: number } | null } | undefined
+  try {
+    const listed = openAiModelsSchema.safeParse(await getJson(`${baseUrl}/models`, options))
+    if (listed.success) entry = listed.data.data.find((model) => model.id === modelId)
+  } catch {
+    // The server's own endpoints may still say.
+  }
+  return describeModel(baseUrl, modelId, { ...options, maxModelLen: entry?.max_model_len, trainedContextLength: entry?.meta?.n_ctx_train ?? undefined })
 }
 
 /** Context window and capabilities of one model; falls back to the configured window. */
 export async function describeModel(
   baseUrl: string,
   modelId: string,
-  options: DiscoveryOptions & { kind?: ServerKind; maxModelLen?: number } = {}
+  options: DiscoveryOptions & { kind?: ServerKind; maxModelLen?: number; trainedContextLength?: number } = {}
 ): Promise<ModelInfo> {
   const unknown: ModelInfo = {
     id: modelId,
     contextWindow: options.configuredContextWindow ?? null,
     contextSource: options.configuredContextWindow ? 'configured' : 'unknown',
-    maxContextLength: null,
+    maxContextLength: options.trainedContextLength ?? null,
     vision: null,
     tools: null
   }
@@ -112,11 +141,23 @@ export async function describeModel(
       () => fromLmStudio(baseUrl, modelId, unknown, options)
     ]
   }
-  for (const probe of probes[kind]) {
-    const info = await probe().catch(() => null)
-    if (info) return info
-  }
-  return unknown
+  // All at once, first useful answer wins (one server is only one kind): on an unknown port a llama.cpp
+  // server's /props must not wait for the Ollama probe to fail or time out.
+  return (await firstAnswer(probes[kind].map((probe) => probe().catch(() => null)))) ?? unknown
+}
+
+function firstAnswer<T>(pending: Array<Promise<T | null>>): Promise<T | null> {
+  if (pending.length === 0) return Promise.resolve(null)
+  return new Promise((resolve) => {
+    let left = pending.length
+    for (const promise of pending) {
+      void promise.then((value) => {
+        left--
+        if (value !== null) resolve(value)
+        else if (left === 0) resolve(null)
+      })
+    }
+  })
 }
 
 async function fromOllama(baseUrl: string, modelId: string, base: ModelInfo, options: DiscoveryOptions): Promise<ModelInfo | null> {
@@ -141,7 +182,15 @@ async function fromLlamaCpp(baseUrl: string, base: ModelInfo, options: Discovery
   if (!parsed.success) return null
   const nCtx = parsed.data.default_generation_settings?.n_ctx ?? parsed.data.n_ctx
   if (!nCtx) return null
-  return { ...base, contextWindow: nCtx, contextSource: 'llama.cpp /props n_ctx', vision: parsed.data.modalities?.vision ?? null }
+  return {
+    ...base,
+    contextWindow: nCtx,
+    contextSource: 'llama.cpp /props n_ctx',
+    vision: parsed.data.modalities?.vision ?? null,
+    // true only means the template can: a server started without --jinja still refuses tools (HTTP 500),
+    // which the run answers by switching to tool-less mode.
+    tools: parsed.data.chat_template_caps?.supports_tools ?? null
+  }
 }
 
 async function fromLmStudio(baseUrl: string, modelId: string, base: ModelInfo, options: DiscoveryOptions): Promise<ModelInfo | null> {
@@ -161,7 +210,7 @@ async function fromLmStudio(baseUrl: string, modelId: string, base: ModelInfo, o
 
 async function getJson(url: string, options: DiscoveryOptions, postBody?: unknown): Promise<unknown> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 1_500)
-  const response = await fetch(url, {
+  const response = await modelFetch(url, {
     method: postBody === undefined ? 'GET' : 'POST',
     headers: postBody === undefined ? undefined : { 'content-type': 'application/json' },
     body: postBody === undefined ? undefined : JSON.stringify(postBody),

@@ -21,11 +21,17 @@ const bound = new Map<string, StreamingModel>()
 const toolIds = new WeakMap<ToolSpec, number>()
 let nextToolId = 0
 
-export function streamingModel(endpoint: ModelEndpoint, temperature: number | undefined, tools: readonly ToolSpec[]): StreamingModel {
-  const modelKey = JSON.stringify([endpoint.baseUrl, endpoint.model, temperature ?? null])
+export interface SamplingOptions {
+  temperature?: number
+  /** Sent as max_tokens: the output the budget reserved, so a runaway model stops there. */
+  maxTokens?: number
+}
+
+export function streamingModel(endpoint: ModelEndpoint, sampling: SamplingOptions, tools: readonly ToolSpec[]): StreamingModel {
+  const modelKey = JSON.stringify([endpoint.baseUrl, endpoint.model, sampling.temperature ?? null, sampling.maxTokens ?? null])
   let model = models.get(modelKey)
   if (!model) {
-    model = createChatModel(endpoint, { temperature })
+    model = createChatModel(endpoint, { temperature: sampling.temperature, maxTokens: sampling.maxTokens })
     remember(models, modelKey, model)
   }
   if (tools.length === 0) return model

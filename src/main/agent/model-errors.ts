@@ -1,3 +1,5 @@
+import { isStaleConnection } from './model-fetch'
+
 // Turns what a local model server (or the connection to it) did wrong into one sentence an analyst can act on.
 
 export type ModelFailureKind =
@@ -6,6 +8,7 @@ export type ModelFailureKind =
   | 'unreachable'
   | 'disconnected'
   | 'malformed'
+  | 'empty-response'
   | 'server-error'
   | 'cancelled'
 
@@ -30,6 +33,14 @@ export function classifyModelError(error: unknown, baseUrl: string, signal?: Abo
       message: `The request is longer than the model's context window, so the server refused it (${oneLine(text)}). Start a new chat, shorten the question, or load the model with a larger context window.`
     }
   }
+  if (status === undefined && isStaleConnection(error) && /Connection error|fetch failed/i.test(text)) {
+    // The server took the connection and closed it before answering, twice (model-fetch retries once):
+    // it is running, so do not send the user off to start it.
+    return {
+      kind: 'disconnected',
+      message: `The model server at ${baseUrl} closed the connection before answering, also when asked again on a new connection. Try again; if it keeps happening, restart the server. (${oneLine(text)})`
+    }
+  }
   if (/ECONNREFUSED|Connection error|fetch failed|ENOTFOUND|EHOSTUNREACH|ECONNRESET.*connect/i.test(text) && status === undefined) {
     return { kind: 'unreachable', message: `Could not reach the model server at ${baseUrl}. Is it running? (${oneLine(text)})` }
   }
@@ -42,6 +53,19 @@ export function classifyModelError(error: unknown, baseUrl: string, signal?: Abo
   return {
     kind: 'server-error',
     message: `The model server failed${status ? ` (HTTP ${status})` : ''}: ${oneLine(text)}`
+  }
+}
+
+/**
+ * HTTP 200 and a stream with no event at all: no text, no tool call, no finish reason. llama-cpp-python's
+ * server answers so when the request is longer than its context window.
+ */
+export function emptyStreamFailure(baseUrl: string): ModelFailure {
+  return {
+    kind: 'empty-response',
+    message:
+      `The model server at ${baseUrl} accepted the request but sent back nothing (an empty stream, no reason given). ` +
+      'Servers do this when the request is longer than the context window they were started with: set the window the server really uses in Settings, start a new chat, or shorten the question.'
   }
 }
 

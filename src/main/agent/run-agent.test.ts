@@ -253,6 +253,39 @@ describe('runAgent with a misbehaving server (SPEC §6)', () => {
     expect(outcome.error).toMatch(/^Could not reach the model server at http:\/\/127.0.0.1:9\/v1\. Is it running\?/)
   })
 
+  it('caps each round at the reserved output: max_tokens is sent', async () => {
+    const { server } = await run([{ toolCalls: [{ name: 'list', args: { path: '.' } }] }, { text: 'Done.' }], { maxOutputTokens: 512 })
+    expect(server.chatRequests().map((request) => (request.body as { max_tokens?: number }).max_tokens)).toEqual([512, 512])
+  })
+
+  it('says an answer cut at the output limit was cut (finish_reason "length" → stopReason "length")', async () => {
+    const { outcome, events } = await run([{ text: 'The total revenue is', finishReason: 'length' }], { maxOutputTokens: 64 })
+    expect(outcome.stopReason).toBe('length')
+    expect(outcome.error).toBeUndefined()
+    expect(outcome.answer).toBe('The total revenue is\n\n(This answer was cut at the output limit of 64 tokens set for the model: it had more to write. Ask me to continue, or ask for a shorter answer.)')
+    expect(events.at(-1)).toMatchObject({ type: 'end', stopReason: 'length' })
+  })
+
+  it('does not run a tool call that was cut at the output limit', async () => {
+    const { outcome, events } = await run([{ toolCalls: [{ name: 'execute_sql', args: '{"sql_query": "SELECT SUM(' }], finishReason: 'length' }])
+    expect(outcome.stopReason).toBe('length')
+    expect(events.some((event) => event.type === 'tool-start')).toBe(false)
+  })
+
+  it('fails with a reason on an empty stream (HTTP 200, zero events), as llama-cpp-python sends for an overlong request', async () => {
+    const { outcome, events } = await run([{ fault: 'empty-stream' }])
+    expect(outcome.stopReason).toBe('error')
+    expect(outcome.error).toMatch(/sent back nothing \(an empty stream, no reason given\).*longer than the context window/)
+    expect(events.filter((event) => event.type === 'error')).toHaveLength(1)
+  })
+
+  it('reports usage as null when the server reports none, never 0/0', async () => {
+    const { outcome, events } = await run([{ text: 'Fine.', usage: false }])
+    expect(outcome.stopReason).toBe('answer')
+    expect(outcome.usage).toBeNull()
+    expect(events.some((event) => event.type === 'usage')).toBe(false)
+  })
+
   it('waits through a slow first token', async () => {
     const { outcome } = await run([{ text: 'Slow but fine.', firstTokenDelayMs: 300 }])
     expect(outcome.answer).toBe('Slow but fine.')

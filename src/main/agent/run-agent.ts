@@ -32,6 +32,8 @@ export interface RunAgentOptions {
   /** false starts in tool-less mode (tools described in the prompt, calls read from the reply's JSON). */
   modelSupportsTools?: boolean
   temperature?: number
+  /** Output cap per round (max_tokens): the output the budget reserved. None: the server's own limit. */
+  maxOutputTokens?: number
 }
 
 export interface RunToolCall {
@@ -50,7 +52,8 @@ export interface RunOutcome {
   /** Set when stopReason is 'error'. */
   error?: string
   toolCalls: RunToolCall[]
-  usage: { inputTokens: number; outputTokens: number }
+  /** Summed over the rounds; null when the server reported no usage (never 0/0 as if counted). */
+  usage: { inputTokens: number; outputTokens: number } | null
   /** The messages this run added after the given ones, for persistence and the next turn's history. */
   messages: RequestMessage[]
   toolRounds: number
@@ -66,6 +69,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
   const added: RequestMessage[] = []
   const toolCalls: RunToolCall[] = []
   const usage = { inputTokens: 0, outputTokens: 0 }
+  let usageReported = false
   const signatures: string[] = []
   let toolless = options.modelSupportsTools === false || tools.length === 0
   let triedToolless = toolless
@@ -88,7 +92,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
   const finish = (stopReason: StopReason, error?: string): RunOutcome => {
     if (error) onEvent({ type: 'error', runId, message: error })
     onEvent({ type: 'end', runId, stopReason, answer })
-    return { answer, stopReason, ...(error ? { error } : {}), toolCalls, usage, messages: added, toolRounds, toolless }
+    return { answer, stopReason, ...(error ? { error } : {}), toolCalls, usage: usageReported ? usage : null, messages: added, toolRounds, toolless }
   }
 
   onEvent({ type: 'run-start', runId, chatId: options.chatId ?? runId, model: options.endpoint.model })
@@ -100,7 +104,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
     roundHasText = false
     const request = toolless ? withToollessInstructions(options.messages, tools) : options.messages
     const round: RoundResult = await streamRound({
-      model: streamingModel(options.endpoint, options.temperature, toolless ? [] : tools),
+      model: streamingModel(options.endpoint, { temperature: options.temperature, maxTokens: options.maxOutputTokens }, toolless ? [] : tools),
       endpoint: options.endpoint,
       messages: toLangChainMessages([...request, ...added]),
       knownTools: new Set(byName.keys()),
@@ -110,6 +114,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
       onReasoning: (text) => onEvent({ type: 'reasoning-delta', runId, text })
     })
     if (round.usage) {
+      usageReported = true
       usage.inputTokens += round.usage.inputTokens
       usage.outputTokens += round.usage.outputTokens
       onEvent({ type: 'usage', runId, ...usage })
@@ -126,6 +131,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
       return finish('error', round.failure.message)
     }
 
+    if (round.finishReason === 'length') {
+      // Cut at the output limit: the text stops mid-way and any tool call in it may be incomplete.
+      added.push({ role: 'assistant', content: round.text })
+      roundHasText = false // the note goes in a paragraph of its own
+      emitText(cutAnswerMessage(options.maxOutputTokens))
+      return finish('length')
+    }
     if (round.toolCalls.length === 0) {
       added.push({ role: 'assistant', content: round.text })
       return finish('answer')
@@ -209,6 +221,11 @@ function summariseCalls(calls: readonly RunToolCall[]): string {
   for (const call of calls) counts.set(call.name, (counts.get(call.name) ?? 0) + 1)
   const failed = calls.filter((call) => !call.ok).length
   return `${calls.length} tool call${calls.length === 1 ? '' : 's'} (${[...counts].map(([name, count]) => `${name} ×${count}`).join(', ')})${failed > 0 ? `, ${failed} failed` : ''}`
+}
+
+function cutAnswerMessage(maxOutputTokens: number | undefined): string {
+  const limit = maxOutputTokens ? `of ${maxOutputTokens} tokens ` : ''
+  return `(This answer was cut at the output limit ${limit}set for the model: it had more to write. Ask me to continue, or ask for a shorter answer.)`
 }
 
 function roundLimitMessage(maxRounds: number, calls: readonly RunToolCall[]): string {

@@ -1,7 +1,7 @@
 import type { BaseMessage } from '@langchain/core/messages'
 import type { ModelEndpoint } from './chat-model'
 import type { StreamingModel } from './model-cache'
-import { classifyModelError, type ModelFailure } from './model-errors'
+import { classifyModelError, emptyStreamFailure, type ModelFailure } from './model-errors'
 import { ThinkSplitter } from './think-splitter'
 import { mayBeToolCallJson, ToolCallAccumulator, toolCallsFromContent, type ParsedToolCall } from './tool-calls'
 
@@ -28,7 +28,10 @@ export interface RoundResult {
   toolCalls: ParsedToolCall[]
   /** True when the tool calls were recovered from content rather than `tool_calls`. */
   callsFromContent: boolean
+  /** null when the server did not report usage (llama-cpp-python does not). */
   usage: { inputTokens: number; outputTokens: number } | null
+  /** The server's finish_reason ('stop', 'tool_calls', 'length', …), null when it sent none. */
+  finishReason: string | null
   failure: ModelFailure | null
 }
 
@@ -42,6 +45,8 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
   let holding: boolean | null = null
   let usage: RoundResult['usage'] = null
   let failure: ModelFailure | null = null
+  let finishReason: string | null = null
+  let chunks = 0
 
   const showText = (piece: string): void => {
     if (holding === null && piece.trim() !== '') holding = input.knownTools.size > 0 && mayBeToolCallJson(piece)
@@ -64,6 +69,9 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
   try {
     const stream = await input.model.stream(input.messages, { signal: round.signal })
     for await (const chunk of stream) {
+      chunks++
+      const finish = chunk.response_metadata?.finish_reason
+      if (typeof finish === 'string' && finish !== '') finishReason = finish
       const reasoning = chunk.additional_kwargs.reasoning_content
       if (typeof reasoning === 'string' && reasoning !== '') input.onReasoning(reasoning)
       if (typeof chunk.content === 'string' && chunk.content !== '') {
@@ -78,6 +86,8 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
   } finally {
     input.signal.removeEventListener('abort', forwardAbort)
   }
+  if (!failure && input.signal.aborted) failure = classifyModelError(input.signal.reason, input.endpoint.baseUrl, input.signal)
+  else if (!failure && chunks === 0) failure = emptyStreamFailure(input.endpoint.baseUrl)
   route(splitter.flush())
 
   let toolCalls = calls.finish(input.makeCallId)
@@ -92,5 +102,5 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
       input.onText(held)
     }
   }
-  return { text, rawContent, toolCalls, callsFromContent, usage, failure }
+  return { text, rawContent, toolCalls, callsFromContent, usage, finishReason, failure }
 }

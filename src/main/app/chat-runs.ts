@@ -1,4 +1,5 @@
 import { START_SERVER_GUIDANCE } from '../agent/endpoints'
+import { captureRequests } from '../agent/request-capture'
 import type { RunOutcome } from '../agent/run-agent'
 import { createQueryStore } from '../agent/sql/query-store'
 import { createAgentTools, DEFAULT_TOOL_LIMITS, type AgentResultRecord, type ToolContext } from '../agent/tools'
@@ -11,8 +12,11 @@ import type { RunEvent, StopReason } from '../../shared/events'
 import type { RequestMessage } from '../../shared/prompt'
 import type { ResolvedModel } from './model-resolver'
 import { forkedFrom } from './message-inputs'
-import { assemblePrompt } from './prompt-assembly'
-import { calibrationKey, type TokenCalibration } from './token-calibration'
+import { explainRunFailure } from './run-failure'
+import { assemblePrompt, type AssembledPrompt, type PromptModelInfo } from './prompt-assembly'
+import type { TokenCalibration } from './token-calibration'
+import { fitExactly } from './exact-fit'
+import { ServerTokenCounter } from '../agent/server-token-count'
 import type { ProjectSession } from './project-session'
 import { errorMessage } from '../../shared/error-message'
 
@@ -51,7 +55,8 @@ export class RunManager {
   constructor(
     private readonly store: Store,
     private readonly push: (event: PushEvent) => void,
-    private readonly calibration: TokenCalibration
+    private readonly calibration: TokenCalibration,
+    private readonly counter: ServerTokenCounter = new ServerTokenCounter()
   ) {}
 
   async start(input: StartRunInput): Promise<StartedRun> {
@@ -71,15 +76,15 @@ export class RunManager {
     const runId = run.id
     const answer = store.chats.addMessage({ chatId, role: 'assistant', text: '', status: 'streaming', runId })
 
-    let assembled
-    try {
-      assembled = assemblePrompt({
+    const assemble = (info: PromptModelInfo): AssembledPrompt =>
+      assemblePrompt({
         project: snapshot,
         question: input.question,
         files: input.files,
         images: input.images,
         results: forkedFrom(chat, (id) => store.chats.message(id)),
-        memory: selectStoredMemories(store, session.projectId, { currentChatId: chatId }),
+        // A memory learned in this chat applies from the next message on (issue #13), like in any other chat.
+        memory: selectStoredMemories(store, session.projectId),
         tools,
         testMode: input.testMode,
         now: input.now,
@@ -88,8 +93,16 @@ export class RunManager {
         forkSelection: chat.selection,
         history,
         archiveSource: `chat:${chatId}`,
-        model: model.info
+        model: info
       })
+    let assembled: AssembledPrompt
+    let counted: number | null = null
+    try {
+      if (endpoint) {
+        // Counted exactly by the server where it can (llama.cpp), refitted if the estimate was too low.
+        const toolSpecs = model.tools === false ? [] : tools
+        ;({ assembled, counted } = await fitExactly({ assemble, model: model.info, endpoint, tools: toolSpecs, counter: this.counter, calibration: this.calibration }))
+      } else assembled = assemble(model.info)
       store.runs.savePrompt(runId, assembled.preview)
     } catch (error) {
       return this.failBeforeSending(runId, chatId, answer.id, errorMessage(error))
@@ -110,19 +123,32 @@ export class RunManager {
 
     const streamed = { text: '', reasoning: '', savedAt: 0 }
     const budget = assembled.preview.budget
-    let calibrated = false
+    const usedScale = model.info.tokenScale ?? 1
+    // An exact count already taught the calibration; reported usage is the fallback.
+    let calibrated = counted !== null
+    const ending: RunEvent[] = []
     const onEvent = (event: RunEvent): void => {
       if (event.type === 'usage' && !calibrated && budget) {
-        // The first round's prompt is exactly the request we estimated.
+        // The first round's prompt is exactly the request we estimated (with the scale of that time).
         calibrated = true
-        this.calibration.record(calibrationKey(endpoint), budget.used - budget.reservedOutput, event.inputTokens)
+        this.calibration.record(endpoint, (budget.used - budget.reservedOutput) / usedScale, event.inputTokens)
       }
       this.record(event, runId, answer.id, streamed)
-      this.push({ channel: 'run', event })
+      // The ending is told once the run is stored, with the failure explained (see explainRunFailure).
+      if (event.type === 'error' || event.type === 'end') ending.push(event)
+      else this.push({ channel: 'run', event })
+    }
+    // Every request the run makes is stored as sent, round by round, for the inspector.
+    const saveRequest = (request: { url: string; body: string }): void => {
+      try {
+        this.store.runs.saveRequest(runId, request)
+      } catch {
+        // The run goes on even if the store cannot keep this copy.
+      }
     }
     // The agent loop (and its model client) loads on the first run, not when the services start.
-    const done = import('../agent/run-agent')
-      .then(({ runAgent }) =>
+    const done = captureRequests(saveRequest, () =>
+      import('../agent/run-agent').then(({ runAgent }) =>
         runAgent({
           endpoint,
           messages: assembled.request,
@@ -133,11 +159,15 @@ export class RunManager {
           runId,
           chatId,
           testMode: input.testMode,
-          modelSupportsTools: model.tools ?? undefined
+          modelSupportsTools: model.tools ?? undefined,
+          maxOutputTokens: model.info.reservedOutput
         })
       )
-      .then((outcome) => {
-        this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, outcome.error, outcome.usage)
+    )
+      .then(async (outcome) => {
+        const error = outcome.error === undefined ? undefined : await explainRunFailure(outcome.error, { endpoint, budget })
+        this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, error, outcome.usage)
+        for (const event of ending) this.push({ channel: 'run', event: event.type === 'error' && error !== undefined ? { ...event, message: error } : event })
         return outcome
       })
       .catch((error: unknown) => {
@@ -201,9 +231,9 @@ export class RunManager {
     error: string | undefined,
     usage: { inputTokens: number; outputTokens: number } | null
   ): void {
-    const shown = text === '' && error ? error : text
+    // The answer keeps only what the model wrote; the failure is said once, beside it (runs.error).
     this.store.chats.updateMessage(messageId, {
-      text: shown,
+      text,
       reasoning: reasoning === '' ? null : reasoning,
       status
     })
@@ -212,7 +242,7 @@ export class RunManager {
 
   /** Nothing was sent: the chat says why and what to do, and the run is stored as failed. */
   private failBeforeSending(runId: string, chatId: string, messageId: string, message: string): StartedRun {
-    this.finish(runId, messageId, message, '', 'failed', 'error', message, null)
+    this.finish(runId, messageId, '', '', 'failed', 'error', message, null)
     this.push({ channel: 'run', event: { type: 'run-start', runId, chatId, model: 'none' } })
     this.push({ channel: 'run', event: { type: 'error', runId, message } })
     this.push({ channel: 'run', event: { type: 'end', runId, stopReason: 'error', answer: '' } })

@@ -92,7 +92,9 @@ describe('createGlassbox', () => {
     await glassbox.waitForRun(runId)
     const stored = await glassbox.getChat({ chatId: chat.id })
     expect(stored.messages[1].status).toBe('failed')
-    expect(stored.messages[1].text).not.toBe('')
+    // Said once, beside the answer (which keeps only what the model wrote: nothing here).
+    expect(stored.messages[1].text).toBe('')
+    expect(stored.messages[1].error).toMatch(/The model server failed \(HTTP 500\)/)
     expect((await glassbox.getRun({ runId })).status).toBe('failed')
   })
 

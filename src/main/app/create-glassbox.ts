@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { detectServers, listModels } from '../agent/discovery'
+import { detectServers, listModels, type ModelInfo } from '../agent/discovery'
 import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
 import { createAgentTools } from '../agent/tools'
@@ -7,15 +7,16 @@ import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prom
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
 import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
-import type { ApiInputs, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
+import type { ApiInputs, ChatDetail, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
 import { EvaluationError, EvaluationService } from './evaluation'
 import type { EvalModel } from '../eval/run-evaluation'
 import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
-import { ModelResolver, type ResolvedModel } from './model-resolver'
+import { ModelResolver } from './model-resolver'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
+import { TokenCalibration } from './token-calibration'
 import { errorMessage } from '../../shared/error-message'
 
 // The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
@@ -55,8 +56,6 @@ export interface Glassbox extends GlassboxApi {
   send(input: { chatId: string; text: string; testMode?: boolean; model?: EvalModel }): Promise<StartedRun>
   /** previewPrompt with what the command line can pin besides. */
   preview(input: PreviewOptions): Promise<PromptPreview>
-  /** The model a run would use now (discovery bounded by a timeout), and where its context window comes from. */
-  resolveModel(): Promise<ResolvedModel>
   close(): Promise<void>
 }
 
@@ -65,10 +64,8 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
   timezone?: string
   now?: Date
   forkSelection?: string
-  /** The command line previews any file the user names; the app only attaches project files. */
-  allowOutsideAttachments?: boolean
-  /** Wait for the model's server to report its context window (the command line), instead of the instant peek. */
-  waitForModel?: boolean
+  /** Ask the model server for its window before assembling (the command line); the app previews instantly. */
+  resolveModel?: boolean
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
@@ -90,17 +87,21 @@ export class NoProjectOpenError extends Error {
 
 export async function createGlassbox(options: GlassboxOptions = {}): Promise<Glassbox> {
   const store = openStore(resolveDataDir(options.dataDir), { nativeBinding: options.nativeBinding })
+  // A run whose process was killed mid-way would otherwise show as still streaming for ever.
+  store.runs.markInterrupted()
   const now = options.now ?? (() => new Date())
   const listeners = new Set<(event: PushEvent) => void>()
   const push = (event: PushEvent): void => {
     for (const listener of listeners) listener(event)
   }
-  const models = new ModelResolver(options.serverPresets)
+  const models = new ModelResolver(options.serverPresets, new TokenCalibration(store.tokenScales))
   const runs = new RunManager(store, push, models.calibration)
   // `--endpoint`/`--model` preselect the model for this session, over the saved setting, until the user
   // picks another one in the app.
   let preselected = { endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : null, model: options.model ?? null }
   let current: ProjectSession | null = null
+  /** Running syncs, so cancelSync can stop them. */
+  const syncs = new Set<AbortController>()
   const extractions = new Set<Promise<unknown>>()
   let stopWatching: () => void = () => undefined
 
@@ -164,11 +165,16 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       // After the answer: a local server often serves one request at a time, and the answer must never wait
       // for memory. close() waits for it, so the store is not closed under it.
       const memoryEndpoint = { baseUrl: endpoint.baseUrl, model: current.memoryModel ?? endpoint.model }
-      // Loaded on first use, like sync and tests: the CLI's prompt command never pays for the model client.
-      const extraction = started.done.then(async () => {
-        const { scheduleMemoryExtraction } = await import('../memory/extract')
-        return scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint })
-      })
+      const extraction = started.done
+        // Loaded on first use, like sync: the CLI's prompt command never pays for the model client.
+        .then(async () => {
+          const { scheduleMemoryExtraction } = await import('../memory/extract')
+          return scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint })
+        })
+        .then((result) => {
+          if (result.status === 'saved' && result.inserted.length > 0) push({ channel: 'memory-learned', chatId, memories: result.inserted })
+          return result
+        })
       extractions.add(extraction)
       void extraction.finally(() => extractions.delete(extraction))
     }
@@ -183,7 +189,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const testMode = input.testMode ?? current.testMode
     const chat = input.chatId ? store.chats.get(input.chatId) : null
     const extras = { attachments: input.attachments, tables: input.tables, skill: input.skill }
-    const { files, images } = await describeMessageFiles(snapshot, extras, { allowOutside: input.allowOutsideAttachments })
+    const { files, images } = await describeMessageFiles(snapshot, extras)
     const assemble = (model: PromptModelInfo) =>
       assemblePrompt({
         project: snapshot,
@@ -192,7 +198,6 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         images,
         results: forkedFrom(chat, (id) => store.chats.message(id)),
         memory: selectStoredMemories(store, project.projectId, {
-          currentChatId: input.chatId ?? null,
           budgetTokens: input.memoryBudget ?? current.memoryBudget,
           memoryEnabled: current.memoryEnabled
         }),
@@ -206,7 +211,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         archiveSource: `chat:${input.chatId ?? 'new'}`,
         model
       })
-    const model = input.waitForModel ? (await models.resolve(current)).info : models.peek(current).info
+    const model = (input.resolveModel ? await models.resolve(current) : await models.peekSoon(current)).info
     try {
       return assemble(model).preview
     } catch (error) {
@@ -265,7 +270,6 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     waitForRun: (runId) => runs.wait(runId),
     send: ({ chatId, text, testMode, model }) => ask(chatId, text, {}, testMode, model),
     preview,
-    resolveModel: () => models.resolve(settings()),
 
     async getProject() {
       return current?.info() ?? null
@@ -280,7 +284,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return store.chats.create(session().projectId, { title, channel: channel ?? null })
     },
     async getChat({ chatId }) {
-      return store.chats.get(chatId)
+      return withRunErrors(store, store.chats.get(chatId))
     },
     async deleteChat({ chatId }) {
       store.chats.delete(chatId)
@@ -367,11 +371,21 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return evaluations.compare(before, after)
     },
     async syncProject() {
-      const { syncProject } = await import('../data/sync')
-      const result = await syncProject(session().snapshot().root, {
-        onProgress: (progress) => push({ channel: 'sync-progress', progress })
-      })
-      return { tables: result.tables }
+      const controller = new AbortController()
+      syncs.add(controller)
+      try {
+        const { syncProject } = await import('../data/sync')
+        const result = await syncProject(session().snapshot().root, {
+          signal: controller.signal,
+          onProgress: (progress) => push({ channel: 'sync-progress', progress })
+        })
+        return { tables: result.tables, changed: result.changed, changedBySomeoneElse: result.changedBySomeoneElse, errors: result.errors }
+      } finally {
+        syncs.delete(controller)
+      }
+    },
+    async cancelSync() {
+      for (const controller of syncs) controller.abort()
     },
     subscribe(listener) {
       listeners.add(listener)
@@ -391,6 +405,23 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   return api
 }
 
+/** A failed answer carries its run's error, said once beside whatever the model wrote before it failed. */
+function withRunErrors(store: Store, chat: ChatDetail): ChatDetail {
+  if (!chat.messages.some((message) => message.status === 'failed' && message.runId)) return chat
+  return {
+    ...chat,
+    messages: chat.messages.map((message) => {
+      if (message.status !== 'failed' || !message.runId) return message
+      const error = store.runs.getRecord(message.runId).error
+      return error ? { ...message, error } : message
+    })
+  }
+}
+
+function modelView({ id, contextWindow, contextSource, vision, tools }: ModelInfo): ModelServerView['models'][number] {
+  return { id, contextWindow, vision, tools, ...(contextWindow ? { contextSource } : {}) }
+}
+
 /** Every preset server (running or not, so the picker can say how to start one) plus a configured one. */
 async function listModelServers(configured: string | null): Promise<ModelServerView[]> {
   const detected = await detectServers({ timeoutMs: 800 })
@@ -401,13 +432,13 @@ async function listModelServers(configured: string | null): Promise<ModelServerV
       label: preset.label,
       baseUrl: preset.baseUrl,
       running: server !== undefined,
-      models: (server?.models ?? []).map(({ id, contextWindow, vision, tools }) => ({ id, contextWindow, vision, tools }))
+      models: (server?.models ?? []).map(modelView)
     }
   })
   if (configured && !views.some((view) => view.baseUrl === configured)) {
     try {
       const models = await listModels(configured, { timeoutMs: 1500 })
-      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(({ id, contextWindow, vision, tools }) => ({ id, contextWindow, vision, tools })) })
+      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(modelView) })
     } catch (error) {
       views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: false, models: [], error: errorMessage(error) })
     }

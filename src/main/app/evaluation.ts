@@ -207,7 +207,7 @@ export class EvaluationService {
   }
 }
 
-const STOP_REASONS: readonly StopReason[] = ['answer', 'stop-tool', 'round-limit', 'loop-guard', 'cancelled', 'error']
+const STOP_REASONS: readonly StopReason[] = ['answer', 'length', 'stop-tool', 'round-limit', 'loop-guard', 'cancelled', 'error']
 
 function toStopReason(value: string | null): StopReason {
   return STOP_REASONS.find((reason) => reason === value) ?? 'error'

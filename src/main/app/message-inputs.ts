@@ -1,7 +1,9 @@
-import { readFile, stat } from 'node:fs/promises'
-import { isAbsolute } from 'node:path'
+import { stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { readRegularFile } from '../project/regular-file'
 import { resolveInside, toProjectPath } from '../project/safe-path'
 import type { ProjectSnapshot, TableRef } from '../project/types'
+import { isHidden } from '../project/visibility'
 import { describeAttachment, describeResult } from '../prompt/user'
 import type { FileMeta, ResultMeta } from '../prompt/user/context-block'
 import type { ChatDetail, ChatMessageView } from '../../shared/api'
@@ -27,30 +29,26 @@ export class MessageInputError extends Error {
 }
 
 /**
- * Attachments from the app must be inside the project (the agent can only read project files with its
- * tools); `allowOutside` is for the command line, where the user names a file on purpose to preview it.
+ * Attachments obey the agent's file rules, from the app, the web API and the command line alike: inside the
+ * project (symlinks resolved), and not hidden by `.naoignore` or `.git`. The agent can only read what its
+ * tools can see, and an attachment's summary (its first line) goes into the prompt.
  */
-export async function describeMessageFiles(
-  project: ProjectSnapshot,
-  extras: MessageExtras,
-  options: { allowOutside?: boolean } = {}
-): Promise<{ files: FileMeta[]; images: string[] }> {
+export async function describeMessageFiles(project: ProjectSnapshot, extras: MessageExtras): Promise<{ files: FileMeta[]; images: string[] }> {
   const files: FileMeta[] = []
   const images: string[] = []
   for (const path of extras.attachments ?? []) {
-    const outside = options.allowOutside === true && isAbsolute(path)
-    const absolute = outside ? path : resolveAttachment(project, path)
-    const file = await describeAttachment(absolute, outside ? {} : { fileId: toProjectPath(project.root, absolute) })
+    const absolute = resolveAttachment(project, path)
+    const file = await describeAttachment(absolute, { fileId: toProjectPath(project.root, absolute) })
     files.push(file)
     if (file.type.startsWith('image/') && (await stat(absolute)).size <= MAX_IMAGE_BYTES) {
-      images.push(`data:${file.type};base64,${(await readFile(absolute)).toString('base64')}`)
+      images.push(`data:${file.type};base64,${(await readRegularFile(absolute, MAX_IMAGE_BYTES)).bytes.toString('base64')}`)
     }
   }
   for (const reference of extras.tables ?? []) {
     const table = findTable(project, reference)
     const columns = `${table.dir}/columns.md`
     if (!table.files.includes('columns.md')) throw new MessageInputError(`Table ${reference} has no columns.md; run sync first.`)
-    files.push(await describeAttachment(resolveInside(project.root, columns), { fileId: columns, name: `${table.table} columns.md` }))
+    files.push(await describeAttachment(resolveAttachment(project, columns), { fileId: columns, name: `${table.table} columns.md` }))
   }
   return { files, images }
 }
@@ -77,12 +75,21 @@ export function forkedFrom(chat: ChatDetail | null, message: (id: string) => Cha
   ]
 }
 
+/** The real path of an attachment the agent could read too; anything else is a MessageInputError. */
 function resolveAttachment(project: ProjectSnapshot, path: string): string {
+  let real: string
   try {
-    return resolveInside(project.root, path)
+    real = resolveInside(project.root, path)
   } catch (error) {
     throw new MessageInputError(errorMessage(error))
   }
+  // Both the path as given and where it leads must be visible: a link to .git/config is as hidden as the file.
+  const given = toProjectPath(project.root, resolve(project.root, path))
+  const hidden = (relPath: string): boolean => !relPath.startsWith('..') && isHidden(relPath, project.ignorePatterns)
+  if (hidden(toProjectPath(project.root, real)) || hidden(given)) {
+    throw new MessageInputError(`Cannot attach "${path}": it is hidden from the agent (.naoignore or .git), so it cannot be attached.`)
+  }
+  return real
 }
 
 /** `orders`, `main.orders`, `jaffle_shop.main.orders` or the table's folder. */

@@ -1,9 +1,9 @@
 import type { ModelEndpoint } from '../agent/chat-model'
-import { detectServers, describeModel, listModels, type ModelInfo } from '../agent/discovery'
+import { describeServedModel, detectServers, listModels, type ModelInfo } from '../agent/discovery'
 import { normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import type { Settings } from '../../shared/api'
 import type { PromptModelInfo } from './prompt-assembly'
-import { calibrationKey, TokenCalibration } from './token-calibration'
+import { TokenCalibration } from './token-calibration'
 import { errorMessage } from '../../shared/error-message'
 
 // Which model a run talks to and what it can take: the endpoint and model from the settings, else the first server detected on loopback; its context window from the server itself,
@@ -11,6 +11,13 @@ import { errorMessage } from '../../shared/error-message'
 
 /** Used when neither the server nor the settings say: small enough that a request never overflows silently. */
 export const DEFAULT_CONTEXT_WINDOW = 8192
+/** The inspector's words for where the window came from when nobody said. */
+export const DEFAULT_CONTEXT_SOURCE = 'default — server did not say'
+export const SETTINGS_CONTEXT_SOURCE = 'settings'
+/** A server that did not report its window is asked again after this long (it may load a model meanwhile). */
+const UNKNOWN_WINDOW_RETRY_MS = 5_000
+/** How long a preview waits for a look-up in flight before it uses what is known. */
+const PREVIEW_WAIT_MS = 600
 const MAX_RESERVED_OUTPUT = 2048
 const DISCOVERY_TIMEOUT_MS = 1500
 
@@ -37,10 +44,17 @@ export function reservedOutputFor(contextWindow: number): number {
 export class ModelResolver {
   private readonly described = new Map<string, Promise<ModelInfo | null>>()
   private readonly settled = new Map<string, ModelInfo | null>()
-  /** What each model's server reported about our token estimates. */
-  readonly calibration = new TokenCalibration()
+  /** The model a run without a named model would use, per configured endpoint (see automaticEndpoint). */
+  private readonly automatic = new Map<string, ModelEndpoint | null>()
+  private readonly automaticPending = new Map<string, Promise<unknown>>()
 
-  constructor(private readonly presets: readonly ServerPreset[] = SERVER_PRESETS) {}
+  constructor(
+    private readonly presets: readonly ServerPreset[] = SERVER_PRESETS,
+    /** What each model's server taught us about our token estimates (kept in the store by the app). */
+    readonly calibration: TokenCalibration = new TokenCalibration(),
+    /** How soon a server that did not say its window is asked again. */
+    private readonly unknownWindowRetryMs = UNKNOWN_WINDOW_RETRY_MS
+  ) {}
 
   /** The endpoint a run would use, asking the servers when nothing is configured. */
   private async endpointFor(settings: Settings): Promise<EndpointChoice> {
@@ -70,33 +84,86 @@ export class ModelResolver {
   /** Full resolution for a run: waits for discovery (bounded). */
   async resolve(settings: Settings): Promise<ResolvedModel> {
     const choice = await this.endpointFor(settings)
-    const described = choice.endpoint ? await this.describe(choice.endpoint, settings) : null
+    const described = choice.endpoint ? await this.describe(choice.endpoint) : null
     return { ...this.toResolved(choice.endpoint, described, settings), ...(choice.unavailable ? { unavailable: choice.unavailable } : {}) }
   }
 
   /** Instant resolution for previews: uses what discovery already knows and starts it for next time. */
   peek(settings: Settings): ResolvedModel {
     const { endpoint: baseUrl, model } = settings
-    if (!baseUrl || !model) return this.toResolved(null, null, settings)
-    const endpoint = { baseUrl: normalizeBaseUrl(baseUrl), model }
+    const endpoint = baseUrl && model ? { baseUrl: normalizeBaseUrl(baseUrl), model } : this.automaticEndpoint(settings)
+    if (!endpoint) return this.toResolved(null, null, settings)
     const key = keyOf(endpoint)
-    if (!this.described.has(key)) void this.describe(endpoint, settings)
+    if (!this.described.has(key)) void this.describe(endpoint)
     return this.toResolved(endpoint, this.settled.get(key) ?? null, settings)
   }
 
-  private describe(endpoint: ModelEndpoint, settings: Settings): Promise<ModelInfo | null> {
+  /**
+   * For previews: what discovery knows, after waiting briefly for a look-up in flight, so the first preview
+   * already uses the window the run will (a loopback server answers in milliseconds).
+   */
+  async peekSoon(settings: Settings, waitMs = PREVIEW_WAIT_MS): Promise<ResolvedModel> {
+    const deadline = Date.now() + waitMs
+    // Twice at most: the automatic model is found first, then described.
+    for (let pass = 0; pass < 2; pass++) {
+      this.peek(settings)
+      const waiting = this.inFlight(settings)
+      const left = deadline - Date.now()
+      if (!waiting || left <= 0) break
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([waiting, new Promise((resolve) => (timer = setTimeout(resolve, left)))])
+      clearTimeout(timer)
+    }
+    return this.peek(settings)
+  }
+
+  /** The look-up a preview for these settings would wait for, if one has not settled yet. */
+  private inFlight(settings: Settings): Promise<unknown> | null {
+    if (!settings.endpoint || !settings.model) {
+      const key = automaticKey(settings)
+      const choice = this.automatic.get(key)
+      if (choice === null) return this.automaticPending.get(key) ?? null
+      if (!choice) return null
+      return this.settled.has(keyOf(choice)) ? null : (this.described.get(keyOf(choice)) ?? null)
+    }
+    const key = keyOf({ baseUrl: normalizeBaseUrl(settings.endpoint), model: settings.model })
+    return this.settled.has(key) ? null : (this.described.get(key) ?? null)
+  }
+
+  /**
+   * With no model named, a run takes the first one found; previews use the same one once it is known (and
+   * start looking for it), so the budget is checked against the window the run will have.
+   */
+  private automaticEndpoint(settings: Settings): ModelEndpoint | null {
+    const key = automaticKey(settings)
+    const known = this.automatic.get(key)
+    if (known === undefined) {
+      this.automatic.set(key, null)
+      const pending = this.endpointFor(settings)
+        .then((choice) => {
+          if (choice.endpoint) this.automatic.set(key, choice.endpoint)
+          else this.automatic.delete(key)
+        })
+        .catch(() => this.automatic.delete(key))
+        .finally(() => this.automaticPending.delete(key))
+      this.automaticPending.set(key, pending)
+    }
+    return known ?? null
+  }
+
+  private describe(endpoint: ModelEndpoint): Promise<ModelInfo | null> {
     const key = keyOf(endpoint)
     let pending = this.described.get(key)
     if (!pending) {
-      pending = describeModel(endpoint.baseUrl, endpoint.model, {
-        timeoutMs: DISCOVERY_TIMEOUT_MS,
-        configuredContextWindow: settings.contextWindow ?? undefined
-      })
+      // The model's /v1/models entry is read too, so picker, previews and runs agree on one window.
+      pending = describeServedModel(endpoint.baseUrl, endpoint.model, { timeoutMs: DISCOVERY_TIMEOUT_MS })
         .catch(() => null)
         .then((info) => {
           this.settled.set(key, info)
-          // A failed look-up is retried next time: the server may simply not have been started yet.
+          // A failed look-up, or a server that did not say its window, is asked again later: the server may
+          // not have been started yet, or may report the window once the model is loaded.
           if (info === null) this.described.delete(key)
+          else if (info.contextWindow === null) setTimeout(() => this.described.get(key) === pending && this.described.delete(key), this.unknownWindowRetryMs).unref()
           return info
         })
       this.described.set(key, pending)
@@ -108,10 +175,10 @@ export class ModelResolver {
     // A window the user configured wins: they may know the server runs with a smaller one than it reports.
     const contextWindow = settings.contextWindow ?? described?.contextWindow ?? DEFAULT_CONTEXT_WINDOW
     const contextSource = settings.contextWindow
-      ? 'configured in settings'
+      ? SETTINGS_CONTEXT_SOURCE
       : described?.contextWindow
         ? described.contextSource
-        : `default (${DEFAULT_CONTEXT_WINDOW}); the server did not say`
+        : DEFAULT_CONTEXT_SOURCE
     return {
       endpoint,
       info: {
@@ -119,12 +186,17 @@ export class ModelResolver {
         reservedOutput: reservedOutputFor(contextWindow),
         hasVision: described?.vision ?? false,
         supportsPromptCache: false,
-        tokenScale: endpoint ? this.calibration.scale(calibrationKey(endpoint)) : 1
+        contextSource,
+        tokenScale: endpoint ? this.calibration.scale(endpoint) : 1
       },
       contextSource,
       tools: described?.tools ?? null
     }
   }
+}
+
+function automaticKey(settings: Settings): string {
+  return `${settings.endpoint ?? ''}\n${settings.model ?? ''}`
 }
 
 function keyOf(endpoint: ModelEndpoint): string {

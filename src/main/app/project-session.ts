@@ -4,6 +4,7 @@ import { openProject, type ProjectModel } from '../project/watch'
 import type { ProjectSnapshot } from '../project/types'
 import type { Store } from '../store'
 import type { ProjectInfo } from '../../shared/api'
+import { exampleQuestions } from './example-questions'
 
 // The open project: its live model (watched in the app, loaded once for the CLI), its row in the store and
 // the databases the agent may query. The pool is rebuilt only when the snapshot changes.
@@ -58,7 +59,8 @@ export function projectInfo(snapshot: ProjectSnapshot): ProjectInfo {
     tables: snapshot.tables.map(({ type, database, schema, table }) => ({ type, database, schema, table })),
     skills: snapshot.skills.map(({ name, description, location }) => ({ name, description, location })),
     tests: snapshot.tests,
-    diagnostics: snapshot.diagnostics
+    diagnostics: snapshot.diagnostics,
+    examples: exampleQuestions(snapshot)
   }
 }
 

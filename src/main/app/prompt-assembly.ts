@@ -22,6 +22,8 @@ export interface PromptModelInfo {
   tokenScale?: number
   hasVision: boolean
   supportsPromptCache: boolean
+  /** Where contextWindow came from, in words ("llama.cpp /props n_ctx", "settings", …). */
+  contextSource?: string
 }
 
 export interface AssemblePromptInput {
@@ -129,7 +131,11 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
       memory: { included: fitted.memory.included, dropped: [...input.memory.dropped, ...fitted.memory.dropped] },
       diagnostics,
       overrideMode: system.overrideMode,
-      budget: fitted.budget
+      budget: fitted.budget && {
+        ...fitted.budget,
+        ...(input.model.contextSource ? { contextSource: input.model.contextSource } : {}),
+        ...(fitted.archivedHistory.length > 0 ? { archivedMessages: fitted.archivedHistory.length } : {})
+      }
     },
     request,
     archivedHistory: fitted.archivedHistory

@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -5,6 +7,7 @@ import { NAO_LAYOUT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import type { ServerPreset } from '../agent/endpoints'
 import { main } from '../cli'
+import { openStore } from '../store'
 import { run } from './ask-command'
 import { captureIo } from '../../../test/support/capture-io'
 
@@ -73,6 +76,25 @@ describe('glassbox ask', () => {
     const code = await main(['ask', '--project', NAO_LAYOUT, '--question', 'hi', '--endpoint', server.url, '--model', 'm'], io)
     expect(code).toBe(1)
     expect(err()).toMatch(/^glassbox ask: The model server failed \(HTTP 500\)/)
+  })
+
+  it('says an answer cut at the output limit was cut (stopReason "length", stored) and usage the server did not report is null', async () => {
+    server = await startScriptedServer({ script: [{ text: 'The total revenue', finishReason: 'length', usage: false }] })
+    const dataDir = mkdtempSync(join(tmpdir(), 'glassbox-ask-'))
+    const { io, out, err } = captureIo()
+    const code = await main(['ask', '--project', NAO_LAYOUT, '--question', 'revenue?', '--endpoint', server.url, '--model', 'm', '--data-dir', dataDir, '--json'], io)
+    expect(code).toBe(0)
+    const printed = JSON.parse(out())
+    expect(printed).toMatchObject({ stopReason: 'length', usage: null })
+    expect(printed.answer).toMatch(/^The total revenue\n\n\(This answer was cut at the output limit of \d+ tokens/)
+    expect(err()).toMatch(/^glassbox ask: the answer was cut at the output limit/)
+    expect((server.chatRequests()[0].body as { max_tokens?: number }).max_tokens).toBeGreaterThan(0)
+    const store = openStore(dataDir)
+    try {
+      expect(store.runs.getRecord(printed.runId)).toMatchObject({ stopReason: 'length', usage: null, status: 'done' })
+    } finally {
+      store.close()
+    }
   })
 
   it('guides the user when no server is running', async () => {

@@ -48,14 +48,16 @@ export async function run(argv: string[], io: CliIo, overrides: Partial<Glassbox
     const outcome = await done.finally(() => process.off('SIGINT', onSigint))
     const record = glassbox.store.runs.getRecord(runId)
     const stopReason = outcome?.stopReason ?? 'error'
-    const error = outcome ? outcome.error : (record.error ?? 'the run failed')
+    // The stored error is the explained one (reason and what to do, see explainRunFailure).
+    const error = record.error ?? (outcome ? outcome.error : 'the run failed')
     if (json) {
       io.stdout(
         JSON.stringify({
           answer: outcome?.answer ?? '',
           runId,
           toolCalls: (outcome?.toolCalls ?? []).map(({ name, args, ok, output }) => ({ name, args, ok, output })),
-          usage: outcome?.usage ?? { inputTokens: 0, outputTokens: 0 },
+          // null: the server reported none (never 0/0 as if counted).
+          usage: outcome?.usage ?? null,
           stopReason,
           ...(error ? { error } : {}),
           model: record.model,
@@ -67,6 +69,8 @@ export async function run(argv: string[], io: CliIo, overrides: Partial<Glassbox
       io.stderr(`glassbox ask: ${error ?? 'the run failed'}\n`)
       return 1
     }
+    // A cut answer is not a failure, but a script should not take it for a complete one.
+    if (stopReason === 'length') io.stderr('glassbox ask: the answer was cut at the output limit (stopReason "length").\n')
     return stopReason === 'cancelled' ? 130 : 0
   })
 }

@@ -3,8 +3,6 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { copyNaoLayout, makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { runCli } from '../../../test/support/capture-io'
-import { startScriptedServer } from '../../../test/support/scripted-openai-server'
-import { DEFAULT_CONTEXT_WINDOW } from '../app/model-resolver'
 
 // `glassbox prompt` as people and scripts call it (in-process, same dispatcher as the binary).
 
@@ -57,42 +55,52 @@ describe('glassbox prompt', () => {
   })
 
   it('puts an attached image in the context block with the vision note', async () => {
-    const image = join(data.dir, 'chart.png')
-    writeFileSync(image, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0f1ef0000000049454e44ae426082', 'hex'))
-    const output = await promptJson('--project', NAO_LAYOUT, '--question', 'a < b', '--attach', image)
-    expect(output.user).toContain('```json')
-    expect(output.user).toContain('"type": "image/png"')
-    expect(output.user.toLowerCase()).toContain('vision')
-    expect(output.user.endsWith('Question: a < b')).toBe(true)
+    const copy = copyNaoLayout()
+    try {
+      const image = join(copy.dir, 'docs', 'chart.png')
+      mkdirSync(join(copy.dir, 'docs'), { recursive: true })
+      writeFileSync(image, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0f1ef0000000049454e44ae426082', 'hex'))
+      const output = await promptJson('--project', copy.dir, '--question', 'a < b', '--attach', image)
+      expect(output.user).toContain('```json')
+      expect(output.user).toContain('"type": "image/png"')
+      expect(output.user.toLowerCase()).toContain('vision')
+      expect(output.user.endsWith('Question: a < b')).toBe(true)
+    } finally {
+      copy.cleanup()
+    }
+  })
+
+  describe('--attach obeys the agent tools\' visibility rules (#11 B9)', () => {
+    let copy: ReturnType<typeof copyNaoLayout>
+    beforeEach(() => {
+      copy = copyNaoLayout()
+      mkdirSync(join(copy.dir, '.git'), { recursive: true })
+      writeFileSync(join(copy.dir, '.git', 'config'), 'SECRET-GIT-LINE url=https://token@example.invalid\n')
+      writeFileSync(join(copy.dir, '.naoignore'), 'private/\n')
+      mkdirSync(join(copy.dir, 'private'), { recursive: true })
+      writeFileSync(join(copy.dir, 'private', 'salaries.csv'), 'SECRET-SALARY-HEADER,amount\n')
+      writeFileSync(join(data.dir, 'outside.txt'), 'SECRET-OUTSIDE-LINE\n')
+    })
+    afterEach(() => copy.cleanup())
+
+    for (const [what, file] of [
+      ['a file under .git/', () => join(copy.dir, '.git', 'config')],
+      ['a file hidden by .naoignore', () => join(copy.dir, 'private', 'salaries.csv')],
+      ['a file outside the project', () => join(data.dir, 'outside.txt')]
+    ] as const) {
+      it(`refuses ${what}, and nothing of it is printed`, async () => {
+        const result = await cli(['prompt', '--data-dir', data.dir, '--project', copy.dir, '--json', '--question', 'q', '--attach', file()])
+        expect(result.code).toBe(1)
+        expect(result.stderr).toMatch(/^glassbox prompt: .*(hidden from the agent|outside the project)/)
+        expect(result.stdout + result.stderr).not.toMatch(/SECRET/)
+      })
+    }
   })
 
   it('shows each budget part against the context window', async () => {
     const output = await promptJson('--project', NAO_LAYOUT, '--question', 'How many orders?')
     expect(output.budget.contextWindow).toBeGreaterThan(0)
     expect(output.budget.parts.find((part: { name: string }) => part.name === 'system').tokens).toBeGreaterThan(100)
-  })
-
-  describe('--endpoint and --model', () => {
-    it("budgets against the chosen model's context window, as ask would", async () => {
-      const server = await startScriptedServer({ models: [{ id: 'small-model' }], llamaProps: { default_generation_settings: { n_ctx: 4096 } } })
-      try {
-        const result = await cli(['prompt', '--project', NAO_LAYOUT, '--data-dir', data.dir, '--endpoint', server.url, '--model', 'small-model', '--json'])
-        expect(result.code).toBe(0)
-        expect(result.stderr).toContain('small-model')
-        expect(JSON.parse(result.stdout).budget.contextWindow).toBe(4096)
-        // Without them: the default window, and no server is asked.
-        expect((await promptJson('--project', NAO_LAYOUT)).budget.contextWindow).toBe(DEFAULT_CONTEXT_WINDOW)
-      } finally {
-        await server.close()
-      }
-    })
-
-    it('says so, and uses the default window, when the endpoint does not answer', async () => {
-      const result = await cli(['prompt', '--project', NAO_LAYOUT, '--data-dir', data.dir, '--endpoint', 'http://127.0.0.1:9/v1', '--json'])
-      expect(result.code).toBe(0)
-      expect(result.stderr).toMatch(/^glassbox prompt: Could not list the models of http:\/\/127\.0\.0\.1:9\/v1 .*default context window\.\n$/)
-      expect(JSON.parse(result.stdout).budget.contextWindow).toBe(DEFAULT_CONTEXT_WINDOW)
-    })
   })
 
   describe("the fixture's channel prompts", () => {
@@ -161,5 +169,32 @@ describe('glassbox prompt', () => {
     expect(result.code).toBe(1)
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
     expect(result.stderr).toContain('project folder not found')
+  })
+
+  it('finishes fast on a project whose RULES.md is 1 MB of one "word" (#11 B10)', async () => {
+    const copy = copyNaoLayout()
+    try {
+      writeFileSync(join(copy.dir, 'RULES.md'), 'x'.repeat(1024 * 1024))
+      const started = Date.now()
+      const output = await promptJson('--project', copy.dir, '--question', 'How many orders?')
+      expect(Date.now() - started).toBeLessThan(15_000)
+      expect(output.sections.find((section: { id: string }) => section.id === 'user-rules').tokens).toBeGreaterThan(100_000)
+    } finally {
+      copy.cleanup()
+    }
+  })
+
+  it('reports an unclosed {{#each in agent/prompts/system.md as a diagnostic (#11)', async () => {
+    const copy = copyNaoLayout()
+    try {
+      mkdirSync(join(copy.dir, 'agent', 'prompts'), { recursive: true })
+      writeFileSync(join(copy.dir, 'agent/prompts/system.md'), 'Tables:\n{{#each tables}}\n- {{name}}\n\n{{ nao_prompt }}\n')
+      const output = await promptJson('--project', copy.dir)
+      expect(output.overrideMode).toBe('wrapped')
+      expect(output.diagnostics).toContainEqual({ file: 'agent/prompts/system.md', problem: 'line 2: `{{#each` is never closed (no `{{/each}}`)' })
+      expect(output.diagnostics).toContainEqual({ file: 'agent/prompts/system.md', problem: expect.stringMatching(/sent to the model as written/) })
+    } finally {
+      copy.cleanup()
+    }
   })
 })

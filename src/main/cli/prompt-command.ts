@@ -1,6 +1,8 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createGlassbox } from '../app/create-glassbox'
+import { MessageInputError } from '../app/message-inputs'
+import { AttachmentError } from '../prompt/user/attachments'
 import type { CliIo } from '../cli'
 import type { PromptPreview } from '../../shared/prompt'
 import { CliError } from './cli-error'
@@ -30,26 +32,21 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   })
   const project = requireProject(values.project)
   const now = values.now === undefined ? undefined : parseNow(values.now)
-  // With --endpoint or --model the budget uses that model's context window, as `ask` would; without, the
-  // saved setting or the default, and no time is spent asking servers.
-  const chooseModel = values.endpoint !== undefined || values.model !== undefined
-  const opening = createGlassbox({ dataDir: values['data-dir'], projectPath: project, endpoint: values.endpoint, model: values.model, watch: false })
-  return withGlassbox(opening, async (glassbox) => {
-    if (chooseModel) {
-      const resolved = await glassbox.resolveModel()
-      if (resolved.unavailable) io.stderr(`glassbox prompt: ${resolved.unavailable.split('\n')[0]} The budget uses the default context window.\n`)
-      else if (resolved.endpoint) io.stderr(`glassbox prompt: ${resolved.endpoint.model} at ${resolved.endpoint.baseUrl}: context window ${resolved.info.contextWindow} tokens (${resolved.contextSource}).\n`)
-    }
+  return withGlassbox(createGlassbox({ dataDir: values['data-dir'], projectPath: project, endpoint: values.endpoint, model: values.model, watch: false }), async (glassbox) => {
     const preview = await glassbox.preview({
-      waitForModel: chooseModel,
       question: values.question,
       attachments: values.attach.map((file) => resolve(file)),
-      allowOutsideAttachments: true,
       testMode: values['test-mode'],
       channel: values.channel ?? null,
       timezone: values.timezone,
       now,
-      forkSelection: values['fork-selection']
+      forkSelection: values['fork-selection'],
+      // The budget is checked against the window the server reports, as a run would be.
+      resolveModel: values.endpoint !== undefined || values.model !== undefined
+    }).catch((error: unknown) => {
+      // A refused attachment is the user's input, not a failure of the program: one line, exit 1.
+      if (error instanceof MessageInputError || error instanceof AttachmentError) throw new CliError(error.message)
+      throw error
     })
     io.stdout(values.json ? JSON.stringify(preview, null, 2) + '\n' : describe(preview))
     return 0
@@ -72,7 +69,7 @@ function describe(preview: PromptPreview): string {
   }
   if (preview.budget) {
     const { budget } = preview
-    lines.push('', `=== Budget: ${budget.used} of ${budget.contextWindow} tokens ===`)
+    lines.push('', `=== Budget: ${budget.used} of ${budget.contextWindow} tokens (context window: ${budget.contextSource ?? 'unknown source'}) ===`)
     for (const part of budget.parts) lines.push(`${part.name.padEnd(10)} ${String(part.tokens).padStart(6)}`)
     for (const trim of budget.trimmed) lines.push(`trimmed ${trim.part}: ${trim.detail} (${trim.tokensSaved} tokens)`)
   }

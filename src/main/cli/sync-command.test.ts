@@ -17,9 +17,13 @@ describe('glassbox sync', () => {
     const { code, stdout, stderr } = await cli(['sync', '--project', project.dir])
     expect(code).toBe(0)
     expect(stderr.split('\n')[0]).toBe('[1/8] duckdb-jaffle-shop: main.customers')
-    expect(stdout).toBe(
-      'duckdb-jaffle-shop: 8 tables in databases/type=duckdb/database=jaffle_shop (8 updated)\nSynced 8 tables.\n'
-    )
+    const lines = stdout.split('\n')
+    expect(lines.slice(0, 3)).toEqual([
+      'duckdb-jaffle-shop: 8 tables in databases/type=duckdb/database=jaffle_shop (8 updated)',
+      'changed 24 files:',
+      '  databases/type=duckdb/database=jaffle_shop/schema=main/table=customers/columns.md'
+    ])
+    expect(lines.slice(-3)).toEqual(['  … 4 more', 'Synced 8 tables.', ''])
   })
 
   it('reports a missing database file on stderr with exit code 1', async () => {

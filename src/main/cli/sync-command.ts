@@ -21,9 +21,23 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
     for (const warning of database.warnings) lines.push(`${database.name}: warning: ${warning}`)
   }
+  if (result.changed.length > 0) lines.push(`changed ${result.changed.length} file${result.changed.length === 1 ? '' : 's'}:`, ...indented(result.changed))
+  if (result.changedBySomeoneElse.length > 0) {
+    lines.push('left untouched (changed by someone else, not written by sync):', ...indented(result.changedBySomeoneElse))
+    lines.push('  (delete a file to let sync write it again)')
+  }
   if (result.databases.length === 0 && result.errors.length === 0) lines.push('No databases declared in nao_config.yaml: nothing to sync.')
   lines.push(`Synced ${result.tables} table${result.tables === 1 ? '' : 's'}${result.errors.length > 0 ? `, ${result.errors.length} error(s)` : ''}.`)
   io.stdout(lines.join('\n') + '\n')
   for (const error of result.errors) io.stderr(`error: ${error}\n`)
   return result.errors.length > 0 ? 1 : 0
+}
+
+/** Paths listed before "… N more": a big project's first sync changes thousands of files. */
+const MAX_LISTED = 20
+
+/** One path per line; JSON-quoted when it holds a control character (a newline in a table name must not forge a line). */
+function indented(paths: readonly string[]): string[] {
+  const shown = paths.slice(0, MAX_LISTED).map((path) => `  ${/[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path}`)
+  return paths.length > MAX_LISTED ? [...shown, `  … ${paths.length - MAX_LISTED} more`] : shown
 }

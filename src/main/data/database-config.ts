@@ -1,9 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { parse } from 'yaml'
 import { z } from 'zod'
+import { readRegularFileSync } from '../project/regular-file'
+import { resolveInside } from '../project/safe-path'
 import type { DatabaseConfig } from '../project/types'
 import { errorMessage } from '../../shared/error-message'
+import { markEnvReferences, parseServerConnection, SERVER_TYPES } from './server-config'
 
 // Reads the `databases:` list of nao_config.yaml. nao renders the file with Jinja first (e.g.
 // `api_key: {{ env('NOTION_API_KEY') }}`), which is not valid YAML as is; expressions are replaced by a
@@ -11,6 +14,9 @@ import { errorMessage } from '../../shared/error-message'
 
 /** What nao writes when a database entry names no accessors. */
 export const DEFAULT_ACCESSORS = ['columns', 'preview', 'description']
+
+/** Same cap as the project model's config read; a config file is a few KB. */
+const MAX_CONFIG_BYTES = 1024 * 1024
 
 const stringList = z.array(z.string()).nullish()
 
@@ -35,8 +41,15 @@ export function readDatabaseConfigs(root: string): DatabaseConfigs {
   const file = join(root, 'nao_config.yaml')
   if (!existsSync(file)) return { databases: [], problems: [] }
   let document: unknown
+  let text: string
   try {
-    document = parse(withoutJinja(readFileSync(file, 'utf8')))
+    // Like every project file: through the realpath guard, and only if it is a regular file.
+    text = readRegularFileSync(resolveInside(root, 'nao_config.yaml'), MAX_CONFIG_BYTES).toString('utf8')
+  } catch (error) {
+    return { databases: [], problems: [`nao_config.yaml cannot be read: ${firstLine(error)}`] }
+  }
+  try {
+    document = parse(withoutJinja(markEnvReferences(text)))
   } catch (error) {
     return { databases: [], problems: [`nao_config.yaml is not valid YAML: ${firstLine(error)}`] }
   }
@@ -52,9 +65,14 @@ export function readDatabaseConfigs(root: string): DatabaseConfigs {
       continue
     }
     const { name, type, path, accessors, include, exclude } = entry.data
+    const label = name ?? `database-${index + 1}`
+    const server = SERVER_TYPES.has(type.toLowerCase())
+      ? parseServerConnection(raw, (message) => problems.push(`nao_config.yaml databases[${index}] (${label}): ${message}`))
+      : undefined
     databases.push({
-      name: name ?? `database-${index + 1}`,
-      type: type.toLowerCase(),
+      ...(server ? { server } : {}),
+      name: label,
+      type: server !== undefined ? 'postgres' : type.toLowerCase(),
       path: path ? (isAbsolute(path) ? path : resolve(root, path)) : null,
       accessors: accessors && accessors.length > 0 ? accessors : DEFAULT_ACCESSORS,
       include: include ?? [],

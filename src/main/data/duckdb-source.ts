@@ -1,15 +1,19 @@
-import { basename, extname } from 'node:path'
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
-import { quoteIdentifier, quoteLiteral, type DataSource, type TableName } from './data-source'
+import { basename } from 'node:path'
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import picomatch from 'picomatch'
+import { openLockedDuckDb } from '../agent/sql/duckdb-runner'
+import { dataFileReader, isGlobPath, type DataFileFormat } from './data-files'
+import { quoteIdentifier, type DataSource, type TableName } from './data-source'
 import { duckCellJson, duckTypeName, isTextType } from './duckdb-types'
 import { PREVIEW_CELL_CAP, PREVIEW_ROWS, type TableContent } from './table-markdown'
 
-// DuckDB database files, and CSV/Parquet files read through DuckDB as one table each. Database files are
-// opened with access_mode READ_ONLY, so the engine itself refuses writes; data files are read from an
-// in-memory database that is thrown away.
+// DuckDB database files, and CSV/Parquet/JSON files read through DuckDB as one table each. Both are opened
+// exactly as locked down as execute_sql's (openLockedDuckDb): a database file read-only, no file outside
+// the project (a view over read_csv('/etc/passwd') fails instead of landing in preview.md), no network, no
+// extension install, configuration locked. Data files are views in an in-memory database that is thrown away.
 
-export async function openDuckDbFile(path: string): Promise<DataSource> {
-  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' })
+export async function openDuckDbFile(path: string, projectRoot: string): Promise<DataSource> {
+  const { instance } = await openLockedDuckDb(path, { projectRoot, allowedPaths: [], allowedDirectories: [] })
   try {
     const connection = await instance.connect()
     return duckSource(instance, connection, [])
@@ -19,31 +23,23 @@ export async function openDuckDbFile(path: string): Promise<DataSource> {
   }
 }
 
-export type DataFileFormat = 'csv' | 'parquet'
-
-export function dataFileFormat(path: string): DataFileFormat | null {
-  const extension = extname(path).toLowerCase()
-  if (extension === '.csv' || extension === '.tsv') return 'csv'
-  if (extension === '.parquet' || extension === '.pq') return 'parquet'
-  return null
-}
-
-/** The table name a data file gets: its file name without the extension. */
-export function dataFileTableName(path: string): string {
-  return basename(path, extname(path))
-}
-
-export async function openDataFile(path: string, format: DataFileFormat): Promise<DataSource> {
-  const instance = await DuckDBInstance.create(':memory:')
+/**
+ * `path` is the real path of one file, or an absolute glob inside the project; only it (or the glob's
+ * folder, which DuckDB checks after resolving symlinks) may be read.
+ */
+export async function openDataFile(path: string, format: DataFileFormat, table: string, projectRoot: string): Promise<DataSource> {
+  const glob = isGlobPath(path)
+  const folder = glob ? picomatch.scan(path).base : null
+  const view = { name: table, select: `SELECT * FROM ${dataFileReader(path, format, 'store')}` }
+  const { instance } = await openLockedDuckDb(null, {
+    projectRoot,
+    allowedPaths: glob ? [] : [path],
+    allowedDirectories: folder ? [folder.endsWith('/') ? folder : `${folder}/`] : [],
+    views: [view]
+  })
   try {
     const connection = await instance.connect()
-    // Rejected CSV rows are kept aside (not fatal): a broken row must neither fail the whole file nor, as it
-    // does without this option, mislead the dialect sniffer into reading every line as one column.
-    const reader =
-      format === 'csv' ? `read_csv(${quoteLiteral(path)}, store_rejects = true)` : `read_parquet(${quoteLiteral(path)})`
-    const view = quoteIdentifier(dataFileTableName(path))
-    await connection.run(`CREATE VIEW main.${view} AS SELECT * FROM ${reader}`)
-    const warnings = format === 'csv' ? await rejectedRows(connection, view, path) : []
+    const warnings = format === 'csv' ? await rejectedRows(connection, quoteIdentifier(table), path) : []
     return duckSource(instance, connection, warnings)
   } catch (error) {
     instance.closeSync()

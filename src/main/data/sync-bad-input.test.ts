@@ -139,6 +139,6 @@ describe('syncProject with bad input', () => {
       databases: [{ name: 'warehouse', type: 'snowflake', path: null, accessors: [], include: [], exclude: [] }]
     })
     expect(result.errors).toEqual([])
-    expect(result.databases[0].skipped).toMatch(/type 'snowflake' is not a local file/)
+    expect(result.databases[0].skipped).toMatch(/type 'snowflake' is not a source Glassbox can read/)
   })
 })

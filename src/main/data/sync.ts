@@ -1,14 +1,25 @@
-import { existsSync, readdirSync } from 'node:fs'
-import { basename, extname, join, relative } from 'node:path'
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path'
 import picomatch from 'picomatch'
 import type { SyncProgress } from '../../shared/api'
-import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from '../project/safe-path'
+import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from '../project/safe-path'
 import type { DatabaseConfig } from '../project/types'
 import { DEFAULT_ACCESSORS, firstLine, readDatabaseConfigs } from './database-config'
 import type { DataSource, TableName } from './data-source'
-import { dataFileFormat, openDataFile, openDuckDbFile } from './duckdb-source'
+import { dataFileDatabaseName, dataFileTableName, declaredDataFormat, isGlobPath, type DataFileFormat } from './data-files'
+import { openDataFile, openDuckDbFile } from './duckdb-source'
+import { openPostgresSource } from './postgres-source'
 import { openSqliteFile } from './sqlite-source'
-import { commitTableFolder, recoverTableFolders, removeIfEmpty, removeTableFolder, type CommitProbe } from './table-folder'
+import {
+  assertWritableInside,
+  commitTableFolder,
+  recoverTableFolders,
+  removeIfEmpty,
+  removeTableFolder,
+  WriteOutsideProjectError,
+  type CommitProbe,
+  type TableCommit
+} from './table-folder'
 import { renderColumns, renderDescription, renderPreview, type TableContent } from './table-markdown'
 
 // `sync`: regenerates databases/type=<type>/database=<db>/schema=<s>/table=<t>/ from the database files
@@ -19,6 +30,8 @@ export interface SyncOptions {
   onProgress?: (progress: SyncProgress) => void
   /** The declared databases, when the caller already has them (e.g. from the loaded project). */
   databases?: DatabaseConfig[]
+  /** Stops the sync between tables (and a running server query at once); finished tables stay written. */
+  signal?: AbortSignal
   /** Test seam: called at each step of a table commit; throwing there interrupts the sync. */
   probe?: CommitProbe
 }
@@ -32,6 +45,10 @@ export interface DatabaseSyncResult {
   written: number
   /** Project-relative table folders whose generated files were removed. */
   removed: string[]
+  /** Project-relative files sync wrote or removed. */
+  changed: string[]
+  /** Project-relative files sync would have written but did not write itself: left untouched. */
+  changedBySomeoneElse: string[]
   errors: string[]
   warnings: string[]
   /** Why the database was not synced at all (not an error: e.g. a server database, offline). */
@@ -42,6 +59,10 @@ export interface SyncResult {
   tables: number
   written: number
   removed: string[]
+  /** Project-relative files sync wrote or removed. */
+  changed: string[]
+  /** Files sync did not write itself (nao's own, or edited since): left untouched, listed so a person can decide. */
+  changedBySomeoneElse: string[]
   databases: DatabaseSyncResult[]
   /** Every error, prefixed with the database name; the rest was still synced. */
   errors: string[]
@@ -53,6 +74,17 @@ interface Plan {
   source: DataSource
   dir: string
   tables: TableName[]
+}
+
+/** The sync was stopped; the tables written before the stop are complete (each folder is old or new). */
+export class SyncCancelledError extends Error {
+  constructor(
+    readonly done: number,
+    readonly total: number
+  ) {
+    super(`Sync cancelled after ${done} of ${total} tables.`)
+    this.name = 'SyncCancelledError'
+  }
 }
 
 const running = new Map<string, Promise<SyncResult>>()
@@ -67,27 +99,51 @@ export function syncProject(root: string, options: SyncOptions = {}): Promise<Sy
   })
 }
 
-async function runSync(root: string, options: SyncOptions): Promise<SyncResult> {
+async function runSync(givenRoot: string, options: SyncOptions): Promise<SyncResult> {
+  // Every path below is built on the real root, so "inside the project" and the paths reported agree.
+  const root = realpathSync(givenRoot)
+  const rootReal = root
   const configs = options.databases ? { databases: options.databases, problems: [] } : readDatabaseConfigs(root)
   const results: DatabaseSyncResult[] = []
   const plans: Plan[] = []
+  const signal = options.signal ?? new AbortController().signal
   try {
     for (const config of configs.databases) {
-      const result: DatabaseSyncResult = { name: config.name, folder: null, tables: 0, written: 0, removed: [], errors: [], warnings: [] }
+      const result: DatabaseSyncResult = {
+        name: config.name,
+        folder: null,
+        tables: 0,
+        written: 0,
+        removed: [],
+        changed: [],
+        changedBySomeoneElse: [],
+        errors: [],
+        warnings: []
+      }
       results.push(result)
-      const plan = await planDatabase(root, config, result)
+      const plan = await planDatabase(root, config, result, signal)
       if (plan) plans.push(plan)
     }
     const total = plans.reduce((sum, plan) => sum + plan.tables.length, 0)
     let done = 0
     for (const plan of plans) {
+      try {
+        // databases/ (or any folder below it) linked out of the project: nothing is written or removed there.
+        assertWritableInside(rootReal, plan.dir)
+      } catch (error) {
+        if (!(error instanceof WriteOutsideProjectError)) throw error
+        plan.result.errors.push(error.message)
+        done += plan.tables.length
+        continue
+      }
       forEachSchemaDir(plan.dir, recoverTableFolders)
       for (const name of plan.tables) {
-        await syncTable(plan, name, options.probe)
+        if (signal.aborted) throw new SyncCancelledError(done, total)
+        await syncTable(rootReal, plan, name, options.probe)
         done++
         options.onProgress?.({ done, total, table: `${plan.result.name}: ${name.schema}.${name.table}` })
       }
-      removeGoneTables(root, plan)
+      removeGoneTables(rootReal, plan)
     }
   } finally {
     for (const plan of plans) plan.source.close()
@@ -100,19 +156,25 @@ async function runSync(root: string, options: SyncOptions): Promise<SyncResult> 
     tables: results.reduce((sum, result) => sum + result.tables, 0),
     written: results.reduce((sum, result) => sum + result.written, 0),
     removed: results.flatMap((result) => result.removed),
+    changed: results.flatMap((result) => result.changed),
+    changedBySomeoneElse: results.flatMap((result) => result.changedBySomeoneElse),
     databases: results,
     errors
   }
 }
 
 /** Opens the database and lists its tables; null (with the reason in `result`) when it cannot be synced. */
-async function planDatabase(root: string, config: DatabaseConfig, result: DatabaseSyncResult): Promise<Plan | null> {
+async function planDatabase(root: string, config: DatabaseConfig, result: DatabaseSyncResult, signal: AbortSignal): Promise<Plan | null> {
   const unsupported = config.accessors.filter((accessor) => !['columns', 'preview', 'description'].includes(accessor))
   if (unsupported.length > 0) result.warnings.push(`accessor(s) not supported, skipped: ${unsupported.join(', ')}`)
+  if (config.server) {
+    const server = config.server
+    return listPlan(root, config, result, openPostgresSource(server, signal), `databases/type=postgres/database=${safeSegment(server.database)}`, `${server.host}:${server.port}/${server.database}`)
+  }
   const declared = config.path
   const kind = sourceKind(config)
   if (!kind) {
-    result.skipped = `type '${config.type}' is not a local file Glassbox can read offline (DuckDB, SQLite, CSV, Parquet)`
+    result.skipped = `type '${config.type}' is not a source Glassbox can read (DuckDB, SQLite, CSV, Parquet, JSON files; Postgres servers)`
     return null
   }
   if (!declared) {
@@ -121,24 +183,48 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
   }
   const shown = relative(root, declared) || declared
   let file: string
-  try {
-    // Like every project-driven read, the declared file must be inside the project (symlinks resolved).
-    file = resolveInside(root, declared)
-  } catch (error) {
-    if (!(error instanceof ProjectPathMissingError || error instanceof PathOutsideProjectError)) throw error
-    const missing = error instanceof ProjectPathMissingError
-    result.errors.push(missing ? `database file not found: ${shown} (declared in nao_config.yaml)` : error.message)
+  if (isGlobPath(declared)) {
+    // A glob names no single file; it must stay inside the project as written (DuckDB, locked to the glob's
+    // folder, refuses what it matches through a symlink out).
+    if (!isInside(realpathSync(root), resolve(root, declared))) {
+      result.errors.push(`Refused "${shown}": the glob reaches outside the project. Only files inside the project folder can be read.`)
+      return null
+    }
+    file = resolve(realpathSync(root), relative(root, resolve(root, declared)))
+  } else {
+    try {
+      // Like every project-driven read, the declared file must be inside the project (symlinks resolved).
+      file = resolveInside(root, declared)
+    } catch (error) {
+      if (!(error instanceof ProjectPathMissingError || error instanceof PathOutsideProjectError)) throw error
+      const missing = error instanceof ProjectPathMissingError
+      result.errors.push(missing ? `database file not found: ${shown} (declared in nao_config.yaml)` : error.message)
+      return null
+    }
+  }
+  if (!isGlobPath(declared) && !statSync(file).isFile()) {
+    // A named pipe or device declared as a database would block whatever opens it.
+    result.errors.push(`${shown} is not a regular file (a pipe, socket or device); only database files are read`)
     return null
   }
   let source: DataSource
   try {
-    source = kind === 'sqlite' ? openSqliteFile(file) : kind === 'duckdb' ? await openDuckDbFile(file) : await openDataFile(file, kind)
+    source =
+      kind === 'sqlite'
+        ? openSqliteFile(file)
+        : kind === 'duckdb'
+          ? await openDuckDbFile(file, root)
+          : await openDataFile(file, kind, dataFileTableName(config), root)
   } catch (error) {
     result.errors.push(`cannot open ${shown} as ${kind}: ${firstLine(error)}`)
     return null
   }
+  const database = kind === 'sqlite' || kind === 'duckdb' ? basename(declared, extname(declared)) : dataFileDatabaseName(config)
+  return listPlan(root, config, result, source, `databases/type=${safeSegment(config.type)}/database=${safeSegment(database)}`, shown)
+}
+
+async function listPlan(root: string, config: DatabaseConfig, result: DatabaseSyncResult, source: DataSource, folder: string, shown: string): Promise<Plan | null> {
   result.warnings.push(...source.warnings)
-  const folder = `databases/type=${safeSegment(config.type)}/database=${safeSegment(basename(declared, extname(declared)))}`
   result.folder = folder
   try {
     const matches = tableFilter(config)
@@ -151,10 +237,10 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
   }
 }
 
-function sourceKind(config: DatabaseConfig): 'duckdb' | 'sqlite' | 'csv' | 'parquet' | null {
-  const format = config.path ? dataFileFormat(config.path) : null
+function sourceKind(config: DatabaseConfig): 'duckdb' | 'sqlite' | DataFileFormat | null {
+  const format = declaredDataFormat(config)
   if (format) return format
-  if (config.type === 'duckdb' || config.type === 'sqlite' || config.type === 'csv' || config.type === 'parquet') return config.type
+  if (config.type === 'duckdb' || config.type === 'sqlite') return config.type
   return null
 }
 
@@ -165,7 +251,7 @@ function tableFilter(config: DatabaseConfig): (qualified: string) => boolean {
   return (qualified) => included(qualified) && !excluded(qualified)
 }
 
-async function syncTable(plan: Plan, name: TableName, probe: CommitProbe | undefined): Promise<void> {
+async function syncTable(rootReal: string, plan: Plan, name: TableName, probe: CommitProbe | undefined): Promise<void> {
   const tableDir = join(plan.dir, `schema=${safeSegment(name.schema)}`, `table=${safeSegment(name.table)}`)
   let content: TableContent
   try {
@@ -181,18 +267,46 @@ async function syncTable(plan: Plan, name: TableName, probe: CommitProbe | undef
   // nao writes description.md whatever the accessors say (the example lists only columns and preview).
   files.set('description.md', renderDescription(content))
   if (accessors.includes('preview')) files.set('preview.md', renderPreview(content))
-  if (commitTableFolder(tableDir, files, probe)) plan.result.written++
+  let commit: TableCommit
+  try {
+    commit = commitTableFolder(rootReal, tableDir, files, probe)
+  } catch (error) {
+    if (!(error instanceof WriteOutsideProjectError)) throw error
+    plan.result.errors.push(`${name.schema}.${name.table}: ${error.message}`)
+    return
+  }
+  record(plan.result, projectPath(rootReal, tableDir), commit)
+  if (commit.changed.length > 0) plan.result.written++
   plan.result.tables++
 }
 
-function removeGoneTables(root: string, plan: Plan): void {
+function record(result: DatabaseSyncResult, folder: string, commit: TableCommit): void {
+  result.changed.push(...commit.changed.map((file) => `${folder}/${file}`))
+  result.changedBySomeoneElse.push(...commit.foreign.map((file) => `${folder}/${file}`))
+}
+
+/** Project-relative path of `path`, whose parent folder exists. */
+function projectPath(rootReal: string, path: string): string {
+  return relative(rootReal, realpathSync(dirname(path))).split(sep).concat(basename(path)).filter(Boolean).join('/')
+}
+
+function removeGoneTables(rootReal: string, plan: Plan): void {
   const kept = new Set(plan.tables.map((name) => join(plan.dir, `schema=${safeSegment(name.schema)}`, `table=${safeSegment(name.table)}`)))
   forEachSchemaDir(plan.dir, (schemaDir) => {
     for (const entry of readdirSync(schemaDir, { withFileTypes: true })) {
       const tableDir = join(schemaDir, entry.name)
       if (!entry.isDirectory() || !entry.name.startsWith('table=') || kept.has(tableDir)) continue
-      removeTableFolder(tableDir)
-      plan.result.removed.push(relative(root, tableDir).split('\\').join('/'))
+      const folder = projectPath(rootReal, tableDir)
+      let commit: TableCommit
+      try {
+        commit = removeTableFolder(rootReal, tableDir)
+      } catch (error) {
+        if (!(error instanceof WriteOutsideProjectError)) throw error
+        plan.result.errors.push(error.message)
+        continue
+      }
+      record(plan.result, folder, commit)
+      if (commit.changed.length > 0) plan.result.removed.push(folder)
     }
     removeIfEmpty(schemaDir)
   })

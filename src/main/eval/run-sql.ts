@@ -1,6 +1,6 @@
-import type { DuckDBInstance } from '@duckdb/node-api'
 import { engineOf, type DatabasePool, type LocalDatabase } from '../agent/sql/database-pool'
 import type { QueryResult } from '../agent/sql/query-result'
+import type { LockedDuckDb } from '../agent/sql/duckdb-runner'
 import { createSqliteHost, type SqliteHost } from '../agent/sql/sqlite-runner'
 import { readDatabaseConfigs } from '../data/database-config'
 import { resolveInside } from '../project/safe-path'
@@ -25,7 +25,7 @@ const TIMEOUT_MS = 60_000
 export function createSqlRunner(dbPath: string): SqlRunner {
   const engine = engineOf(dbPath)
   if (!engine) throw new Error(`${dbPath} is neither a DuckDB nor a SQLite database file`)
-  let duck: Promise<DuckDBInstance> | null = null
+  let duck: Promise<LockedDuckDb> | null = null
   let sqlite: SqliteHost | null = null
   return {
     async run(sql) {
@@ -38,7 +38,7 @@ export function createSqlRunner(dbPath: string): SqlRunner {
       return comparable(result)
     },
     close() {
-      void duck?.then((instance) => instance.closeSync(), () => undefined)
+      void duck?.then((opened) => opened.instance.closeSync(), () => undefined)
       sqlite?.close()
     }
   }

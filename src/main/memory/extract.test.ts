@@ -153,6 +153,29 @@ describe('extractMemories', () => {
     expect(formats).toEqual([true, false, false])
   })
 
+  it('falls back to plain JSON when the server refuses the structured format with HTTP 500 (llama-cpp-python)', async () => {
+    say('user', 'I am the CFO.')
+    const answer = '{"user_instructions": null, "user_profile": [{"content": "The user is the CFO.", "supersedes_id": null}]}'
+    server = await startScriptedServer({
+      script: (request) => {
+        const body = request.body as { response_format?: unknown }
+        return body.response_format ? { fault: 'http-500', text: "Exception: 'json_schema' is not a valid response format" } : { text: answer }
+      }
+    })
+    const request: ExtractionRequest = { store, projectId, chatId, endpoint: { baseUrl: server.url, model: 'refuses-with-500' }, logger, timeoutMs: 5000 }
+    expect(await extractMemories(request)).toMatchObject({ status: 'saved', inserted: [{ content: 'The user is the CFO.' }] })
+    const formats = server.chatRequests().map((recorded) => JSON.stringify(recorded.body).includes('response_format'))
+    expect(formats).toEqual([true, false])
+  })
+
+  it('fails (and keeps asking with the format next time) when the plain request fails too', async () => {
+    say('user', 'I am the CFO.')
+    const request = await serve({ fault: 'http-500' }, { fault: 'http-500' })
+    request.endpoint = { ...request.endpoint, model: 'down-for-good' }
+    expect(await extractMemories(request)).toMatchObject({ status: 'failed', error: expect.stringMatching(/500/) })
+    expect(server?.chatRequests()).toHaveLength(2)
+  })
+
   it('writes nothing when the insert fails half way', async () => {
     store.db.exec(`CREATE TRIGGER refuse_boom BEFORE INSERT ON memories WHEN NEW.content LIKE '%boom%'
                    BEGIN SELECT RAISE(ABORT, 'refused'); END`)
@@ -186,7 +209,7 @@ describe('extractMemories', () => {
 
   it('reports a failing server as a result, not an exception', async () => {
     say('user', 'Always EUR.')
-    const request = await serve({ fault: 'http-500', text: 'model crashed' })
+    const request = await serve({ fault: 'http-500', text: 'model crashed' }, { fault: 'http-500', text: 'model crashed' })
     expect(await extractMemories(request)).toMatchObject({ status: 'failed', error: expect.stringMatching(/model crashed/) })
   })
 

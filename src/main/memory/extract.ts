@@ -64,10 +64,14 @@ function messageText(content: unknown): string {
 }
 
 
-/** A 400 that names the response format: the server does not do structured output. */
-function rejectsResponseFormat(error: unknown): boolean {
-  const text = errorMessage(error)
-  return /\b400\b/.test(text) && /response_format|json_schema|structured/i.test(text)
+/**
+ * Any HTTP refusal of the request with the response format: servers say "not supported" in different ways
+ * (Ollama and vLLM a 400 naming response_format, llama-cpp-python a 500). Asking again in plain text
+ * costs one request; when that works too, the format was the problem.
+ */
+function refusedResponseFormat(error: unknown): boolean {
+  const status = error instanceof Error && 'status' in error && typeof error.status === 'number' ? error.status : undefined
+  return status !== undefined && status >= 400
 }
 
 /**
@@ -95,9 +99,11 @@ async function askModel(request: ExtractionRequest, messages: BaseMessageLike[])
   try {
     return messageText((await model.invoke(messages, { signal, response_format: responseFormat })).content)
   } catch (error) {
-    if (!rejectsResponseFormat(error) && !ignoredResponseFormat(error)) throw error
+    if (!refusedResponseFormat(error) && !ignoredResponseFormat(error)) throw error
+    // When plain text fails as well, the format was not the problem: report the first failure.
+    const answer = await askPlain().catch(() => Promise.reject(error))
     plainTextEndpoints.add(endpointKey)
-    return askPlain()
+    return answer
   }
 }
 

@@ -26,7 +26,10 @@ describe('parseConfig', () => {
   it('skips an entry without name or type and keeps the others', () => {
     const config = parseConfig('databases:\n- type: duckdb\n- name: pg\n  type: postgres\n  accessors: [columns, 3, {x: 1}]\n')
     expect(config.databases).toEqual([{ index: 1, name: 'pg', type: 'postgres', path: null, accessors: ['columns', '3'], include: [], exclude: [] }])
-    expect(config.diagnostics).toEqual([{ file: 'nao_config.yaml', problem: 'databases[0] needs at least `name` and `type`; skipped' }])
+    expect(config.diagnostics).toEqual([
+      { file: 'nao_config.yaml', problem: 'databases[0] needs at least `name` and `type`; skipped' },
+      { file: 'nao_config.yaml', problem: 'databases[1] (pg): a postgres database needs `database` and `user`' }
+    ])
   })
 
   it('says when a database file does not exist yet', () => {

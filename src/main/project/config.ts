@@ -1,9 +1,12 @@
 import { parse } from 'yaml'
 import { z } from 'zod'
 import type { Diagnostic } from '../../shared/prompt'
-import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
+import { resolve } from 'node:path'
+import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import type { DatabaseConfig } from './types'
 import { errorMessage } from '../../shared/error-message'
+import { isGlobPath } from '../data/data-files'
+import { markEnvReferences, parseServerConnection, SERVER_TYPES } from '../data/server-config'
 
 // nao_config.yaml. nao renders it as a Jinja template before parsing (`api_key: {{ env('KEY') }}`), which is
 // not valid YAML as written; we never evaluate templates, we blank them out and read what we need.
@@ -56,7 +59,7 @@ export function parseConfig(text: string): ProjectConfig {
   const problem = (message: string): void => void diagnostics.push({ file: CONFIG_FILE, problem: message })
   let document: unknown
   try {
-    document = parse(blankTemplates(text))
+    document = parse(blankTemplates(markEnvReferences(text)))
   } catch (error) {
     problem(`is not valid YAML (${firstLine(error)}); its settings are ignored`)
     return { projectName: null, databases: [], diagnostics }
@@ -81,6 +84,12 @@ export function parseConfig(text: string): ProjectConfig {
       return
     }
     const { name, type, path, accessors = [], include = [], exclude = [] } = parsed.data
+    if (SERVER_TYPES.has(type.toLowerCase())) {
+      const server = parseServerConnection(entry, (message) => problem(`databases[${index}] (${name}): ${message}`))
+      // Listed even when incomplete (the diagnostic says what is missing); only a complete one can be queried.
+      databases.push({ index, name, type: 'postgres', path: null, accessors, include, exclude, ...(server ? { server } : {}) })
+      return
+    }
     databases.push({ index, name, type, path: path || null, accessors, include, exclude })
   })
   return { projectName, databases, diagnostics }
@@ -95,6 +104,14 @@ export function resolveDatabases(root: string, databases: readonly ConfiguredDat
   const resolved = databases.map(({ index, path, ...database }): DatabaseConfig => {
     if (path === null) return { ...database, path: null }
     const where = `databases[${index}] (${database.name})`
+    // A glob (data/*.parquet) names no single file: it must stay inside the project as written; DuckDB, locked
+    // to the project's files, refuses whatever it matches through a symlink out.
+    if (isGlobPath(path)) {
+      const absolute = resolve(root, path)
+      if (isInside(root, absolute)) return { ...database, path: absolute }
+      diagnostics.push({ file: CONFIG_FILE, problem: `${where}: path refused. The glob "${path}" reaches outside the project.` })
+      return { ...database, path: null }
+    }
     try {
       return { ...database, path: resolveInside(root, path) }
     } catch (error) {

@@ -8,6 +8,7 @@ import type { Connection, TableRef } from './types'
 export const DATABASES_FOLDER = 'databases'
 
 const LEVELS = ['type', 'database', 'schema', 'table'] as const
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f\u2028\u2029]/
 const PREFIX = DATABASES_FOLDER + '/'
 
 export interface DatabaseLayout {
@@ -39,6 +40,14 @@ export function readDatabaseLayout(tree: ProjectTree): DatabaseLayout {
     }
     if (depth > LEVELS.length) continue
     const level = LEVELS[depth - 1]
+    if (CONTROL_CHARACTER.test(path)) {
+      // A newline in a folder name would become a line of its own in the prompt's connection list. The
+      // folder is reported once; what is below it goes with it.
+      if (CONTROL_CHARACTER.test(name) && !CONTROL_CHARACTER.test(path.slice(0, lastSlash))) {
+        diagnostics.push({ file: JSON.stringify(path), problem: 'folder name holds a newline or control character; ignored with everything in it' })
+      }
+      continue
+    }
     if (entry.kind !== 'dir') {
       const what = entry.kind === 'symlink' ? 'a symlink (not followed)' : 'a file'
       diagnostics.push({ file: path, problem: `is ${what} where a \`${level}=<name>\` folder is expected; ignored` })

@@ -25,6 +25,46 @@ export function overrideSlotOf(relPath: string): OverrideSlot | null {
 /** Parses an override file: trimmed text, or null when nothing is left. */
 export function parseOverride(relPath: string, text: string): Parsed<ProjectFile | null> {
   const trimmed = text.trim()
-  const diagnostics: Diagnostic[] = []
+  // user-prompt.md is a Handlebars template, checked when it is compiled; the system prompt files are not.
+  const diagnostics: Diagnostic[] = overrideSlotOf(relPath)?.kind === 'user-prompt' ? [] : templateSyntaxProblems(relPath, trimmed)
   return { value: trimmed === '' ? null : { source: relPath, text: trimmed }, diagnostics }
+}
+
+/** `{{…}}`, `{{#name …}}`, `{{/name}}`, `{{^…}}`, `{{else}}`: group 1 the sigil, group 2 the name. */
+const TEMPLATE_TAG = /\{\{~?\s*([#/^]?)\s*([^\s{}~]*)[^{}]*\}\}/g
+const PLACEHOLDER_NAME = /^nao_prompt(\.[^\s{}]+)?$/
+
+/**
+ * A system prompt override is sent as written, except for its `{{ nao_prompt }}` placeholders. Template
+ * syntax (`{{#each …}}`, a block never closed) is a sign the author expected a template: say so, rather than
+ * let the raw braces reach the model silently.
+ */
+export function templateSyntaxProblems(relPath: string, text: string): Diagnostic[] {
+  const problems: Diagnostic[] = []
+  const open: Array<{ name: string; line: number }> = []
+  const others = new Set<string>()
+  const lineAt = (index: number): number => text.slice(0, index).split('\n').length
+  for (const tag of text.matchAll(TEMPLATE_TAG)) {
+    const [whole, sigil, name] = tag
+    if (sigil === '' && PLACEHOLDER_NAME.test(name)) continue
+    if (sigil === '#' || sigil === '^') open.push({ name, line: lineAt(tag.index) })
+    else if (sigil === '/') {
+      const last = open.pop()
+      if (!last || last.name !== name) {
+        problems.push({ file: relPath, problem: `line ${lineAt(tag.index)}: \`${whole}\` closes a block that was not opened${last ? ` (\`{{#${last.name}\` is open)` : ''}` })
+      }
+    }
+    others.add(whole.length > 40 ? `${whole.slice(0, 40)}…` : whole)
+  }
+  for (const block of open) {
+    problems.push({ file: relPath, problem: `line ${block.line}: \`{{#${block.name}\` is never closed (no \`{{/${block.name}}}\`)` })
+  }
+  if (others.size > 0) {
+    const shown = [...others].slice(0, 3).map((tag) => `\`${tag}\``).join(', ')
+    problems.push({
+      file: relPath,
+      problem: `contains template syntax (${shown}) that is not a placeholder: this file is sent to the model as written — only {{ nao_prompt }} and {{ nao_prompt.<section_id> }} are replaced`
+    })
+  }
+  return problems
 }

@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises'
+import { NotRegularFileError, readRegularFile } from './regular-file'
 import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import { errorMessage } from '../../shared/error-message'
 
@@ -43,22 +43,13 @@ export async function readProjectText(root: string, relPath: string, maxBytes: n
     throw error
   }
   try {
-    // Checked before opening: opening a named pipe would wait forever for a writer.
-    if (!(await stat(real)).isFile()) return { ok: false, problem: 'is not a regular file; skipped' }
-    const handle = await open(real, 'r')
-    try {
-      const info = await handle.stat()
-      const length = Math.min(info.size, maxBytes)
-      const buffer = Buffer.alloc(length)
-      const { bytesRead } = await handle.read(buffer, 0, length, 0)
-      const cut = bytesRead < info.size
-      const decoded = decodeUtf8(buffer.subarray(0, bytesRead), cut)
-      if (!decoded.ok) return decoded
-      return { ok: true, real, text: decoded.text, size: info.size, mtimeMs: info.mtimeMs, cut }
-    } finally {
-      await handle.close()
-    }
+    const read = await readRegularFile(real, maxBytes)
+    const cut = read.bytes.length < read.size
+    const decoded = decodeUtf8(read.bytes, cut)
+    if (!decoded.ok) return decoded
+    return { ok: true, real, text: decoded.text, size: read.size, mtimeMs: read.mtimeMs, cut }
   } catch (error) {
+    if (error instanceof NotRegularFileError) return { ok: false, problem: 'is not a regular file; skipped' }
     return { ok: false, problem: `could not be read (${describeError(error)}); skipped` }
   }
 }

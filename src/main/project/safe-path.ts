@@ -40,7 +40,7 @@ export function isInside(root: string, target: string): boolean {
  * outside the project. Throws PathOutsideProjectError or ProjectPathMissingError.
  */
 export function resolveInside(rootReal: string, relOrAbs: string): string {
-  const root = realpathSync(rootReal)
+  const root = realPath(rootReal)
   const lexical = resolve(root, relOrAbs)
   if (!isInside(root, lexical)) {
     const reason = isAbsolute(relOrAbs) ? 'it is an absolute path outside the project' : 'it climbs out of the project with ../'
@@ -48,14 +48,23 @@ export function resolveInside(rootReal: string, relOrAbs: string): string {
   }
   let real: string
   try {
-    real = realpathSync(lexical)
+    real = realPath(lexical)
   } catch {
     throw new ProjectPathMissingError(relOrAbs, isSymlink(lexical) ? 'it is a broken symlink' : 'no such file or folder')
   }
   if (!isInside(root, real)) {
-    throw new PathOutsideProjectError(relOrAbs, `it is a symlink to ${real}, which is outside the project`)
+    // The target is not named: where a link points outside is not the project's to tell (it may be a secret path).
+    throw new PathOutsideProjectError(relOrAbs, 'it is a symlink that leads outside the project')
   }
   return real
+}
+
+/**
+ * The OS's realpath (one call) rather than Node's JavaScript one, which lstat()s every path component:
+ * three times faster, and this runs for every file grep opens, on the main thread.
+ */
+function realPath(path: string): string {
+  return realpathSync.native(path)
 }
 
 /** Project-relative path with forward slashes, as snapshots and diagnostics name files. */

@@ -3,8 +3,11 @@ import { posix } from 'node:path'
 
 // What the agent's file tools may see: `.git` never, and nothing a `.naoignore` pattern matches.
 
-/** Folders that are never shown to the agent nor watched, wherever they are. */
-export const ALWAYS_HIDDEN_FOLDERS: readonly string[] = ['.git', 'node_modules']
+/**
+ * Names that are never shown to the agent nor watched, wherever they are: folders, and the manifest sync
+ * keeps in each table folder (data/table-folder.ts SYNC_MANIFEST), which is bookkeeping, not context.
+ */
+export const ALWAYS_HIDDEN_FOLDERS: readonly string[] = ['.git', 'node_modules', '.glassbox-sync.json']
 
 const visibilities = new WeakMap<readonly string[], Visibility>()
 

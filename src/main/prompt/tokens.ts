@@ -5,6 +5,14 @@ import { countTokens as countBpeTokens } from 'gpt-tokenizer'
 // count is an estimate; the budget keeps a safety margin and can be calibrated with server-reported usage.
 
 const SHORT_TEXT = 256
+/**
+ * BPE merges within one pre-token in time quadratic in its length: 20k identical letters take a second,
+ * 1 MB minutes. Ordinary words and numbers are far shorter than this; a longer run of non-space (minified
+ * JSON, base64, a data URI) or of space is counted in pieces of this size instead — a piece boundary may shift
+ * the count by a token, which a budget with a safety margin does not notice.
+ */
+const MAX_RUN = 256
+const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}|\\s{${MAX_RUN + 1},}`, 'g')
 const MAX_ENTRIES = 20_000
 const cache = new Map<string, number>()
 
@@ -18,7 +26,7 @@ export function countTokens(text: string): number {
   const key = cacheKey(text)
   const hit = cache.get(key)
   if (hit !== undefined) return hit
-  const tokens = countBpeTokens(text)
+  const tokens = countInPieces(text)
   if (cache.size >= MAX_ENTRIES) {
     // Maps iterate in insertion order: drop the oldest entry.
     const oldest = cache.keys().next()
@@ -26,4 +34,35 @@ export function countTokens(text: string): number {
   }
   cache.set(key, tokens)
   return tokens
+}
+
+/** The BPE count, with every run longer than MAX_RUN counted piece by piece: near-linear on any input. */
+function countInPieces(text: string): number {
+  let total = 0
+  let from = 0
+  for (const run of text.matchAll(LONG_RUN)) {
+    if (run.index > from) total += countBpeTokens(text.slice(from, run.index))
+    total += countRun(run[0])
+    from = run.index + run[0].length
+  }
+  if (from === 0) return countBpeTokens(text)
+  return from < text.length ? total + countBpeTokens(text.slice(from)) : total
+}
+
+/** Past this, a run (a blob, in practice) is estimated from three samples rather than counted whole. */
+const SAMPLED_RUN = 64 * 1024
+const SAMPLE = 8 * 1024
+
+function countRun(run: string): number {
+  if (run.length <= SAMPLED_RUN) return countPieces(run)
+  // A base64 or minified blob is uniform enough that its start, middle and end tell its density.
+  const middle = Math.floor((run.length - SAMPLE) / 2)
+  const sampled = countPieces(run.slice(0, SAMPLE)) + countPieces(run.slice(middle, middle + SAMPLE)) + countPieces(run.slice(-SAMPLE))
+  return Math.ceil((sampled * run.length) / (3 * SAMPLE))
+}
+
+function countPieces(run: string): number {
+  let total = 0
+  for (let at = 0; at < run.length; at += MAX_RUN) total += countBpeTokens(run.slice(at, at + MAX_RUN))
+  return total
 }

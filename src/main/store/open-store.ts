@@ -12,6 +12,7 @@ import { ProjectsRepo } from './projects-repo'
 import { RunsRepo } from './runs-repo'
 import { SettingsRepo } from './settings-repo'
 import { EvaluationsRepo } from './evaluations-repo'
+import { TokenScalesRepo } from './token-scales-repo'
 
 export const STORE_FILE = 'glassbox.sqlite'
 
@@ -38,6 +39,7 @@ export interface Store {
   readonly memories: MemoriesRepo
   readonly settings: SettingsRepo
   readonly evaluations: EvaluationsRepo
+  readonly tokenScales: TokenScalesRepo
   /** Runs `work` atomically (repository calls inside join the same transaction). */
   transaction<T>(work: () => T): T
   close(): void
@@ -111,6 +113,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     memories: new MemoriesRepo(context),
     settings: new SettingsRepo(context, projects),
     evaluations: new EvaluationsRepo(context),
+    tokenScales: new TokenScalesRepo(context),
     transaction: (work) => context.write(work),
     close: () => db.close()
   }

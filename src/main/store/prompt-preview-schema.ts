@@ -52,7 +52,11 @@ export const promptPreviewParts = {
     reservedOutput: z.number(),
     used: z.number(),
     parts: z.array(z.object({ name: z.string(), tokens: z.number() })),
-    trimmed: z.array(z.object({ part: z.string(), detail: z.string(), tokensSaved: z.number() }))
+    trimmed: z.array(z.object({ part: z.string(), detail: z.string(), tokensSaved: z.number() })),
+    safetyMargin: z.number().optional(),
+    serverCounted: z.number().optional(),
+    contextSource: z.string().optional(),
+    archivedMessages: z.number().optional()
   })
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { RunDetail, ToolCallView } from '../../shared/api'
+import type { RunDetail, RunRequestView, ToolCallView } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import type { StoreContext } from './context'
 import { StoreNotFoundError } from './errors'
@@ -98,6 +98,22 @@ export function toToolCall(row: Row): ToolCallView {
   }
 }
 
+/** What an interrupted run's answer says when nothing had streamed yet. */
+export const INTERRUPTED_MESSAGE = 'Interrupted: Glassbox stopped (it was closed or killed) before this answer finished. Send the question again.'
+
+/** Runs this process started and has not finished: another store handle in the same process must not mark them. */
+const liveRuns = new Set<string>()
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else — alive all the same.
+    return error instanceof Error && 'code' in error && error.code === 'EPERM'
+  }
+}
+
 export class RunsRepo {
   constructor(private readonly context: StoreContext) {}
 
@@ -106,12 +122,39 @@ export class RunsRepo {
     this.context.write(() =>
       this.context
         .statement(
-          `INSERT INTO runs (id, chat_id, model, endpoint, test_mode, status, started_at)
-           VALUES (?, ?, ?, ?, ?, 'running', ?)`
+          `INSERT INTO runs (id, chat_id, model, endpoint, test_mode, status, started_at, owner_pid)
+           VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`
         )
-        .run(id, run.chatId, run.model, run.endpoint, bit(run.testMode), this.context.now())
+        .run(id, run.chatId, run.model, run.endpoint, bit(run.testMode), this.context.now(), process.pid)
     )
+    liveRuns.add(id)
     return this.getRecord(id)
+  }
+
+  /**
+   * Marks runs left 'running' by a process that is gone (killed mid-way, crashed) as failed with stop reason
+   * 'interrupted', and their 'streaming' answers as failed (an empty one says what happened). Runs of a
+   * process that is still alive — another window or the CLI on the same store — are left alone.
+   * Returns the ids it marked.
+   */
+  markInterrupted(isAlive: (pid: number) => boolean = isProcessAlive): string[] {
+    return this.context.write(() => {
+      const running = this.context.statement(`SELECT id, owner_pid FROM runs WHERE status = 'running'`).all().map(toRow)
+      const orphaned = running
+        .map((row) => ({ id: text(row, 'id'), pid: integerOrNull(row, 'owner_pid') }))
+        .filter(({ id, pid }) => (pid === process.pid ? !liveRuns.has(id) : pid === null || !isAlive(pid)))
+        .map(({ id }) => id)
+      const now = this.context.now()
+      for (const id of orphaned) {
+        this.context
+          .statement(`UPDATE runs SET status = 'failed', stop_reason = 'interrupted', error = ?, ended_at = ? WHERE id = ? AND status = 'running'`)
+          .run(INTERRUPTED_MESSAGE, now, id)
+        this.context
+          .statement(`UPDATE messages SET status = 'failed', text = CASE WHEN text = '' THEN ? ELSE text END WHERE run_id = ? AND status = 'streaming'`)
+          .run(INTERRUPTED_MESSAGE, id)
+      }
+      return orphaned
+    })
   }
 
   finish(runId: string, outcome: RunOutcome): RunRecord {
@@ -132,6 +175,7 @@ export class RunsRepo {
         )
       if (result.changes === 0) throw new StoreNotFoundError('run', runId)
     })
+    liveRuns.delete(runId)
     return this.getRecord(runId)
   }
 
@@ -153,8 +197,34 @@ export class RunsRepo {
       status: run.status,
       stopReason: run.stopReason,
       usage: run.usage,
-      prompt: this.loadPrompt(runId)
+      prompt: this.loadPrompt(runId),
+      startedAt: run.startedAt,
+      requests: this.requests(runId)
     }
+  }
+
+  /** Records the next request of a run exactly as it was sent; returns its round number (1, 2, …). */
+  saveRequest(runId: string, request: { url: string; body: string }): number {
+    return this.context.write(() => {
+      const row = toRow(
+        this.context.statement(`SELECT coalesce(max(round), 0) + 1 AS round FROM run_requests WHERE run_id = ?`).get(runId)
+      )
+      const round = integer(row, 'round')
+      this.context
+        .statement(`INSERT INTO run_requests (run_id, round, url, body, sent_at) VALUES (?, ?, ?, ?, ?)`)
+        .run(runId, round, request.url, request.body, this.context.now())
+      return round
+    })
+  }
+
+  /** Every request of a run, in the order they were sent. */
+  requests(runId: string): RunRequestView[] {
+    return this.context
+      .read(() => this.context.statement(`SELECT * FROM run_requests WHERE run_id = ? ORDER BY round`).all(runId))
+      .map((value) => {
+        const row = toRow(value)
+        return { round: integer(row, 'round'), url: text(row, 'url'), body: text(row, 'body'), sentAt: text(row, 'sent_at') }
+      })
   }
 
   /** Records a tool call when it starts (`ok` stays null until finishToolCall). */

@@ -78,7 +78,8 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     cancelEvaluation: (input) => api.cancelEvaluation(parse('cancelEvaluation', i.cancelEvaluation, input)),
     listEvaluations: (input) => api.listEvaluations(parse('listEvaluations', i.listEvaluations, input)),
     getEvaluation: (input) => api.getEvaluation(parse('getEvaluation', i.getEvaluation, input)),
-    compareEvaluations: (input) => api.compareEvaluations(parse('compareEvaluations', i.compareEvaluations, input))
+    compareEvaluations: (input) => api.compareEvaluations(parse('compareEvaluations', i.compareEvaluations, input)),
+    cancelSync: (input) => api.cancelSync(parse('cancelSync', i.cancelSync, input))
   }
 }
 

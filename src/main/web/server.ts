@@ -6,6 +6,11 @@ import { RENDERER_CSP } from './csp'
 import { errorMessage } from '../../shared/error-message'
 import { createOperations, InvalidInputError, isOperationName } from './operations'
 import { readStaticFile } from './static-files'
+import { InvalidEndpointError } from '../agent/endpoints'
+import { MessageInputError } from '../app/message-inputs'
+import { PathOutsideProjectError, ProjectPathMissingError } from '../project/safe-path'
+import { AttachmentError } from '../prompt/user/attachments'
+import { StoreNotFoundError } from '../store/errors'
 
 // Web mode: the same services as the desktop app behind a loopback-only HTTP API.
 //   POST /api/<operation>   JSON body validated by the operation's schema, `Authorization: Bearer <token>`
@@ -60,9 +65,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     return serveFile(request, response, url.pathname)
   }
 
-  function isAuthorised(request: IncomingMessage, url: URL): boolean {
+  /**
+   * The token comes in the Authorization header; `?token=` only where a header cannot be sent (EventSource,
+   * i.e. the event stream). An API call carrying it in the URL is refused: URLs end up in logs and history.
+   */
+  function isAuthorised(request: IncomingMessage, url: URL | null): boolean {
     const header = request.headers.authorization
-    const given = header?.startsWith('Bearer ') ? header.slice(7) : url.searchParams.get('token')
+    const given = header?.startsWith('Bearer ') ? header.slice(7) : url?.searchParams.get('token')
     if (!given) return false
     const a = Buffer.from(given)
     const b = Buffer.from(token)
@@ -70,8 +79,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   }
 
   async function callOperation(request: IncomingMessage, response: ServerResponse, name: string): Promise<void> {
-    if (!isAuthorised(request, new URL(request.url ?? '/', `http://${host}:${port}`))) {
-      return sendJson(response, 401, { error: 'Missing or wrong token. Open the URL printed by `npm run web` (it carries ?token=…).' })
+    if (!isAuthorised(request, null)) {
+      return sendJson(response, 401, {
+        error: 'Missing or wrong token: API calls carry it in the Authorization header (Bearer), not in the URL. Open the URL printed by `npm run web`.'
+      })
     }
     if (!isOperationName(name)) return sendJson(response, 404, { error: `Unknown operation "${name}".` })
     if (request.method !== 'POST') return sendJson(response, 405, { error: `Use POST for /api/${name}.` })
@@ -90,7 +101,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       sendJson(response, 200, { result: result ?? null })
     } catch (error) {
       if (error instanceof InvalidInputError) return sendJson(response, 400, { error: error.message, issues: error.issues })
-      sendJson(response, 500, { error: errorMessage(error) })
+      sendJson(response, statusOfServiceError(error), { error: errorMessage(error) })
     }
   }
 
@@ -151,6 +162,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         server.close(() => resolvePromise())
       })
   }
+}
+
+/** Bad input the caller can fix is a 4xx with the service's own message; only our own failures are a 500. */
+function statusOfServiceError(error: unknown): number {
+  if (error instanceof StoreNotFoundError) return 404
+  const badInput = [MessageInputError, AttachmentError, PathOutsideProjectError, ProjectPathMissingError, InvalidEndpointError]
+  return badInput.some((kind) => error instanceof kind) ? 400 : 500
 }
 
 /** Why a request is refused, or null: the Host must be ours and a present Origin must be ours too. */

@@ -5,12 +5,18 @@ export interface QueryResult {
   columns: string[]
   rows: CellValue[][]
   totalRows: number
+  /** Set when the byte budget stopped reading: `totalRows` then counts only the rows read before. */
+  truncatedAtBytes?: number
 }
 
 export interface QueryRequest {
   sql: string
   /** Rows to keep; the rest are only counted. */
   keepRows: number
+  /** Bytes of cells kept at most (default: DEFAULT_MAX_RESULT_BYTES); reading stops there. */
+  maxBytes?: number
+  /** Characters kept of one cell (default: DEFAULT_MAX_CELL_CHARS). */
+  maxCellChars?: number
   timeoutMs: number
   signal: AbortSignal
 }

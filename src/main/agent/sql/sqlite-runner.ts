@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { z } from 'zod'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, toCell, type QueryRequest, type QueryResult } from './query-result'
 import { resolveNativeBinding } from '../../store/native-binding'
+import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from './result-budget'
 
 // SQLite queries run in a short-lived child process so a query that never ends can be stopped for real:
 // a native sqlite3_step does not return to JavaScript, so neither a worker's terminate() nor a timer in
@@ -34,11 +35,29 @@ function run(job) {
     const columns = statement.columns().map((column) => column.name)
     const rows = []
     let totalRows = 0
+    let bytes = 0
+    let truncatedAtBytes = null
+    // Same budget as the other engines (result-budget.ts): cells cut at maxCellChars, reading stops at maxBytes.
+    const cap = (cell) => {
+      if (typeof cell === 'bigint') return cell.toString()
+      if (Buffer.isBuffer(cell)) return '<' + cell.length + ' bytes>'
+      if (typeof cell === 'string' && cell.length > job.maxCellChars) return Buffer.from(cell.slice(0, job.maxCellChars), 'utf16le').toString('utf16le') + '… [' + (cell.length - job.maxCellChars).toLocaleString('en-US') + ' more characters]'
+      return cell
+    }
     for (const row of statement.iterate()) {
-      if (rows.length < job.keepRows) rows.push(row.map((cell) => (typeof cell === 'bigint' ? cell.toString() : Buffer.isBuffer(cell) ? '<' + cell.length + ' bytes>' : cell)))
+      if (rows.length < job.keepRows) {
+        const kept = row.map(cap)
+        const size = kept.reduce((sum, cell) => sum + (typeof cell === 'string' ? cell.length * 2 + 16 : 16), 0)
+        if (bytes + size > job.maxBytes) {
+          truncatedAtBytes = job.maxBytes
+          break
+        }
+        bytes += size
+        rows.push(kept)
+      }
       totalRows++
     }
-    return { id: job.id, ok: true, columns, rows, totalRows }
+    return { id: job.id, ok: true, columns, rows, totalRows, truncatedAtBytes }
   } catch (error) {
     return { id: job.id, ok: false, refused: Boolean(error && error.refused), message: String(error && error.message ? error.message : error) }
   } finally {
@@ -55,7 +74,8 @@ const childReplySchema = z.discriminatedUnion('ok', [
     ok: z.literal(true),
     columns: z.array(z.string()),
     rows: z.array(z.array(z.unknown())),
-    totalRows: z.number()
+    totalRows: z.number(),
+    truncatedAtBytes: z.number().nullable()
   }),
   z.object({ id: z.number(), ok: z.literal(false), refused: z.boolean(), message: z.string() })
 ])
@@ -122,7 +142,10 @@ export function createSqliteHost(): SqliteHost {
       const onAbort = (): void => kill(new QueryCancelledError())
       const timer = setTimeout(() => kill(new QueryTimeoutError(request.timeoutMs)), request.timeoutMs)
       const settleReply = (reply: ChildReply): void => {
-        if (reply.ok) resolve({ columns: reply.columns, rows: reply.rows.map((row) => row.map(toCell)), totalRows: reply.totalRows })
+        if (reply.ok) {
+          const { columns, rows, totalRows, truncatedAtBytes } = reply
+          resolve({ columns, rows: rows.map((row) => row.map(toCell)), totalRows, ...(truncatedAtBytes !== null ? { truncatedAtBytes } : {}) })
+        }
         else reject(reply.refused ? new StatementRefusedError(reply.message) : new Error(reply.message))
       }
       function finish(outcome: () => void): void {
@@ -139,7 +162,14 @@ export function createSqliteHost(): SqliteHost {
       worker.stderr?.on('data', onStderr)
       worker.on('message', onMessage)
       worker.on('exit', onExit)
-      worker.send({ id, path, sql: request.sql, keepRows: request.keepRows })
+      worker.send({
+        id,
+        path,
+        sql: request.sql,
+        keepRows: request.keepRows,
+        maxBytes: request.maxBytes ?? DEFAULT_MAX_RESULT_BYTES,
+        maxCellChars: request.maxCellChars ?? DEFAULT_MAX_CELL_CHARS
+      })
     })
 
   return {

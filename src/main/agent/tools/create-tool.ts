@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ProjectSnapshot } from '../../project/types'
 import type { DatabasePool } from '../sql/database-pool'
 import type { QueryStore } from '../sql/query-store'
+import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../sql/result-budget'
 import { errorMessage } from '../../../shared/error-message'
 
 // Every tool is one name and one `createTool` call: zod input schema, execute, and the text the model sees.
@@ -15,12 +16,18 @@ export interface ToolLimits {
   /** Characters of any tool output sent to the model. */
   maxOutputChars: number
   sqlTimeoutMs: number
+  /** Bytes of one query's cells kept in memory; reading stops there with a visible note. */
+  maxResultBytes: number
+  /** Characters kept of one result cell. */
+  maxCellChars: number
   /** Entries returned by list / search. */
   maxEntries: number
   /** Default and ceiling for grep matches. */
   maxGrepResults: number
   /** Files larger than this are not read or grepped. */
   maxFileBytes: number
+  /** Wall-clock budget of one grep or search; past it the tool stops and says how far it got. */
+  searchTimeMs: number
 }
 
 export const DEFAULT_TOOL_LIMITS: ToolLimits = {
@@ -28,9 +35,12 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   maxRowsStored: 1_000,
   maxOutputChars: 16_000,
   sqlTimeoutMs: 30_000,
+  maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
+  maxCellChars: DEFAULT_MAX_CELL_CHARS,
   maxEntries: 200,
   maxGrepResults: 100,
-  maxFileBytes: 2_000_000
+  maxFileBytes: 2_000_000,
+  searchTimeMs: 5_000
 }
 
 /** An earlier answer the user referenced (pinned result, forked chat). */

@@ -61,7 +61,7 @@ describe('execute_sql on DuckDB (nao-layout fixture)', () => {
   })
 
   it('is refused by the engine itself, not only by the statement check', async () => {
-    const instance = await openLockedDuckDb(DUCKDB_FILE)
+    const { instance } = await openLockedDuckDb(DUCKDB_FILE)
     const connection = await instance.connect()
     const attempts = ['DELETE FROM orders', "COPY orders TO '/tmp/glassbox-leak.csv'", "SELECT * FROM read_csv('/etc/passwd')", 'SET enable_external_access = true', 'INSTALL httpfs']
     for (const sql of attempts) await expect(connection.run(sql), sql).rejects.toThrow(/read-only|disabled|locked/i)
@@ -158,5 +158,17 @@ describe('execute_sql on SQLite', () => {
     expect(performance.now() - started).toBeLessThan(4_000)
     const after = await executeSqlTool.invoke({ sql_query: 'SELECT count(*) AS n FROM orders', database_id: 'shop.sqlite' }, ctx)
     expect(after.output).toContain('| 3 |')
+  })
+
+  it('cuts a 20 MB cell and stops at the byte budget, as the other engines do (#11 B2)', async () => {
+    const cell = await executeSqlTool.invoke({ sql_query: 'SELECT hex(zeroblob(10000000)) AS s', database_id: 'shop.sqlite' }, ctx)
+    const stored = ctx.queryStore.get(cell.output.match(/query_id: (\S+)/)?.[1] ?? '')
+    expect(String(stored?.rows[0][0])).toMatch(/^0{10000}… \[19,990,000 more characters\]$/)
+    const tight = { ...ctx, limits: { ...ctx.limits, maxResultBytes: 1024 * 1024 } }
+    const budget = await executeSqlTool.invoke(
+      { sql_query: 'WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 100000) SELECT i, hex(zeroblob(2500)) AS s FROM r', database_id: 'shop.sqlite' },
+      tight
+    )
+    expect(budget.output).toMatch(/… result truncated at 1 MB: \d+ rows kept, the rest was not read/)
   })
 })

@@ -42,9 +42,17 @@ export function filesUnder(project: ProjectSnapshot, folder: string): string[] {
   return project.files.filter((file) => file === folder || file.startsWith(prefix))
 }
 
-/** Lines of `items`, cut at `max` with a visible marker. */
+/**
+ * A path as one line of tool output: a name holding a newline or another control character is shown
+ * JSON-quoted (`"a\\nb.md"`), so it cannot forge extra lines (a fake entry, a fake grep match).
+ */
+export function shownPath(path: string): string {
+  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(path) ? JSON.stringify(path) : path
+}
+
+/** Lines of `items` (paths), cut at `max` with a visible marker. */
 export function cappedLines(items: readonly string[], max: number, noun: string): string {
-  const shown = items.slice(0, max)
+  const shown = items.slice(0, max).map(shownPath)
   const more = items.length - shown.length
   return shown.join('\n') + (more > 0 ? `\n… ${more} more ${noun} (${items.length} total)` : '')
 }

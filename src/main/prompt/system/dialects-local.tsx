@@ -31,6 +31,11 @@ export function DuckDbRules({ connections }: DialectProps) {
       <ListItem>
         <Code>DESCRIBE table</Code> shows the real columns when columns.md is missing or looks stale.
       </ListItem>
+      <ListItem>
+        Files inside the project are tables too, by project-relative path: <Code>FROM 'data/sales.csv'</Code>,{' '}
+        <Code>read_parquet('data/*.parquet')</Code>, <Code>read_json_auto('data/events.json')</Code>. Nothing outside
+        the project and no URLs can be read.
+      </ListItem>
     </DialectRules>
   )
 }

@@ -95,6 +95,10 @@ export function PostgresRules({ connections }: DialectProps) {
         Use <Code>date_trunc('month', d)</Code>, <Code>ILIKE</Code>, <Code>DISTINCT ON</Code>,{' '}
         <Code>count(*) FILTER (WHERE …)</Code> and <Code>generate_series</Code> for date spines.
       </ListItem>
+      <ListItem>
+        Each query is one SELECT (or WITH … SELECT, VALUES) run in a read-only transaction with a time limit;
+        schema-qualify tables outside <Code>public</Code> (<Code>crm.customers</Code>).
+      </ListItem>
     </DialectRules>
   )
 }

@@ -12,8 +12,8 @@ import {
   TsqlRules
 } from './dialects-remote'
 
-/** Connection types (lower case) that Glassbox can query itself, offline. */
-export const EXECUTABLE_TYPES: readonly string[] = ['duckdb', 'sqlite']
+/** Connection types (lower case) that Glassbox can query itself: local engines, project files, Postgres. */
+export const EXECUTABLE_TYPES: readonly string[] = ['duckdb', 'sqlite', 'csv', 'parquet', 'json', 'postgres', 'postgresql']
 
 interface Dialect {
   /** Connection types (lower case) written in this dialect. */
@@ -28,7 +28,7 @@ const DIALECTS: readonly Dialect[] = [
   { types: ['mysql', 'mariadb'], Rules: MySqlRules },
   { types: ['redshift'], Rules: RedshiftRules },
   { types: ['clickhouse'], Rules: ClickHouseRules },
-  { types: ['duckdb', 'motherduck'], Rules: DuckDbRules },
+  { types: ['duckdb', 'motherduck', 'csv', 'parquet', 'json'], Rules: DuckDbRules },
   { types: ['sqlite'], Rules: SqliteRules },
   { types: ['postgres', 'postgresql'], Rules: PostgresRules },
   { types: ['snowflake'], Rules: SnowflakeRules }

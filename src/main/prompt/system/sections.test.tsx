@@ -216,14 +216,18 @@ describe('Connections', () => {
   it('lists one item per connection and marks the ones that cannot run offline', () => {
     const connections = [
       { type: 'duckdb', database: 'jaffle_shop' },
-      { type: 'postgres', database: 'analytics' }
+      { type: 'postgres', database: 'analytics' },
+      { type: 'csv', database: 'sales' },
+      { type: 'snowflake', database: 'warehouse' }
     ]
     expect(renderToMarkdown(<Connections connections={connections} />)).toBe(
       [
         '## Current User Connections',
         '',
         '- duckdb: jaffle_shop',
-        '- postgres: analytics (metadata only: SQL cannot run on it offline; answer from its files or say so)'
+        '- postgres: analytics',
+        '- csv: sales',
+        '- snowflake: warehouse (metadata only: SQL cannot run on it offline; answer from its files or say so)'
       ].join('\n')
     )
   })

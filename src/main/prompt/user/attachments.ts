@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { open, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import { fileTypeFromBuffer } from 'file-type'
 import { lookup } from 'mime-types'
+import { NotRegularFileError, openRegularFile } from '../../project/regular-file'
 import type { Diagnostic } from '../../../shared/prompt'
 import type { FileMeta } from './context-block'
 import { errorMessage } from '../../../shared/error-message'
@@ -92,7 +93,7 @@ async function sizeOfRegularFile(path: string, absolute: string): Promise<number
 
 async function readHead(path: string, absolute: string): Promise<Uint8Array> {
   try {
-    const handle = await open(absolute, 'r')
+    const handle = await openRegularFile(absolute)
     try {
       const buffer = new Uint8Array(HEAD_BYTES)
       const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0)
@@ -107,6 +108,7 @@ async function readHead(path: string, absolute: string): Promise<Uint8Array> {
 
 function toAttachmentError(path: string, error: unknown): AttachmentError {
   if (error instanceof AttachmentError) return error
+  if (error instanceof NotRegularFileError) return new AttachmentError(path, 'it is not a regular file')
   const code = error instanceof Error && 'code' in error ? error.code : undefined
   if (code === 'ENOENT') return new AttachmentError(path, 'the file does not exist (or is a broken link)')
   if (code === 'EACCES' || code === 'EPERM') return new AttachmentError(path, 'permission denied')
@@ -142,7 +144,7 @@ async function describeText(absolute: string, head: Uint8Array, size: number, ty
 }
 
 async function countLines(absolute: string): Promise<number> {
-  const handle = await open(absolute, 'r')
+  const handle = await openRegularFile(absolute)
   try {
     const buffer = new Uint8Array(SCAN_CHUNK)
     let newlines = 0

@@ -2,9 +2,12 @@ import { checkRegistry, type Migration } from '../migrate'
 import { initial } from './0010-initial'
 import { memoryTokens } from './0020-memory-tokens'
 import { memoryCounts } from './0030-memory-counts'
+import { tokenScales } from './0040-token-scales'
+import { runRequests } from './0050-run-requests'
 import { evaluations } from './0060-evaluations'
+import { runOwner } from './0090-run-owner'
 
 /** Every schema step in order. Append only: a released step is never edited, a new file fixes it. */
-export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, evaluations]
+export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, tokenScales, runRequests, evaluations, runOwner]
 
 checkRegistry(MIGRATIONS)

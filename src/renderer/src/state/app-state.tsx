@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import type { ApiInputs, ChatSummary, GlassboxApi, ModelServerView, ProjectInfo, PushEvent, Settings, SyncProgress } from '../../../shared/api'
+import type { ApiInputs, ChatSummary, GlassboxApi, ModelServerView, ProjectInfo, PushEvent, Settings, SyncProgress, SyncSummary } from '../../../shared/api'
 import type { Transport } from '../transport'
 import { loadRecentProjects, rememberProject } from './recent-projects'
 import { errorMessage } from '../../../shared/error-message'
@@ -13,6 +13,13 @@ export interface Toast {
   id: number
   kind: 'error' | 'info'
   text: string
+  /** One action the notice offers (e.g. Undo); taking it dismisses the notice. */
+  action?: ToastAction
+}
+
+export interface ToastAction {
+  label: string
+  run(): void
 }
 
 export interface AppState {
@@ -43,8 +50,10 @@ export interface AppState {
   updateSettings(patch: ApiInputs['updateSettings']): Promise<void>
   refreshModels(): Promise<void>
   runSync(): Promise<void>
+  /** Stops the running sync between tables. */
+  cancelSync(): Promise<void>
   bumpRevision(): void
-  notify(kind: Toast['kind'], text: string): void
+  notify(kind: Toast['kind'], text: string, action?: ToastAction): void
   dismissToast(id: number): void
   onPush(listener: (event: PushEvent) => void): () => void
 }
@@ -89,10 +98,11 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
   const listeners = useRef(new Set<(event: PushEvent) => void>())
   const toastId = useRef(0)
 
-  const notify = useCallback((kind: Toast['kind'], text: string) => {
+  const notify = useCallback((kind: Toast['kind'], text: string, action?: ToastAction) => {
     const id = ++toastId.current
-    setToasts((list) => [...list.slice(-3), { id, kind, text }])
-    window.setTimeout(() => setToasts((list) => list.filter((toast) => toast.id !== id)), kind === 'error' ? 9000 : 4000)
+    setToasts((list) => [...list.slice(-3), { id, kind, text, ...(action ? { action } : {}) }])
+    // A notice with an action stays long enough to take it.
+    window.setTimeout(() => setToasts((list) => list.filter((toast) => toast.id !== id)), action ? 15000 : kind === 'error' ? 9000 : 4000)
   }, [])
   const dismissToast = useCallback((id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)), [])
   const bumpRevision = useCallback(() => setRevision((value) => value + 1), [])
@@ -226,18 +236,28 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     [api, notify]
   )
 
+  const syncCancelled = useRef(false)
   const runSync = useCallback(async () => {
     setSync({ running: true, progress: null })
+    syncCancelled.current = false
     try {
       const result = await api.syncProject({})
-      notify('info', `Synced ${result.tables} tables.`)
+      notify(result.errors?.length ? 'error' : 'info', describeSync(result))
       setRevision((value) => value + 1)
     } catch (error) {
-      notify('error', `Sync failed: ${errorMessage(error)}`)
+      if (syncCancelled.current) {
+        notify('info', errorMessage(error))
+        setRevision((value) => value + 1)
+      } else notify('error', `Sync failed: ${errorMessage(error)}`)
     } finally {
       setSync((state) => ({ ...state, running: false }))
     }
   }, [api, notify])
+
+  const cancelSync = useCallback(async () => {
+    syncCancelled.current = true
+    await api.cancelSync({})
+  }, [api])
 
   const onPush = useCallback((listener: (event: PushEvent) => void) => {
     listeners.current.add(listener)
@@ -278,12 +298,24 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
       updateSettings,
       refreshModels,
       runSync,
+      cancelSync,
       bumpRevision,
       notify,
       dismissToast,
       onPush
     }),
-    [transport, api, ready, project, recentProjects, settings, models, modelsLoading, chats, chatSearch, activeChatId, view, revision, sync, toasts, selectChat, openProject, refreshChats, newChat, deleteChat, updateSettings, refreshModels, runSync, bumpRevision, notify, dismissToast, onPush]
+    [transport, api, ready, project, recentProjects, settings, models, modelsLoading, chats, chatSearch, activeChatId, view, revision, sync, toasts, selectChat, openProject, refreshChats, newChat, deleteChat, updateSettings, refreshModels, runSync, cancelSync, bumpRevision, notify, dismissToast, onPush]
   )
   return <AppContext.Provider value={state}>{children}</AppContext.Provider>
+}
+
+/** One line for the sync notice: what changed, what was left alone and why (#13.9), and any failure. */
+function describeSync(result: SyncSummary): string {
+  const parts = [`Synced ${result.tables} tables`]
+  const changed = result.changed?.length
+  if (changed !== undefined) parts.push(changed === 0 ? 'no file changed' : `${changed} file${changed === 1 ? '' : 's'} changed`)
+  const foreign = result.changedBySomeoneElse ?? []
+  if (foreign.length > 0) parts.push(`${foreign.length} left untouched, not written by sync (e.g. ${foreign[0]})`)
+  const errors = result.errors ?? []
+  return parts.join(' · ') + '.' + (errors.length > 0 ? ` ${errors.join(' ')}` : '')
 }

@@ -88,12 +88,12 @@ export function useChat(chatId: string | null): ChatController {
     setChat((current) => (current ? { ...current, messages: applyRunEvents(current.messages, events) } : current))
     const finished = events.some((event) => event.type === 'end' || event.type === 'error')
     if (finished) {
-      for (const event of events) if (event.type === 'error') notify('error', event.message)
+      // A failed run is said in place, on its answer (MessageItem), not again in a notice.
       void reload()
       void refreshChats()
       bumpRevision()
     }
-  }, [bumpRevision, notify, refreshChats, reload])
+  }, [bumpRevision, refreshChats, reload])
 
   // Events that arrived while the chat was loading are applied once it is there.
   useEffect(() => {

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react'
+import type { ChatMessageView, ModelServerView, Settings } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'
+import { usePromptPreview } from '../../state/use-prompt-preview'
 import { EMPTY_DRAFT, isDraftEmpty, type Draft } from '../../state/draft'
 import { readTable, type TableData } from '../../state/tool-data'
 import type { ChatController } from '../../state/use-chat'
@@ -17,12 +19,18 @@ interface Props {
   onInspectRun(runId: string): void
   /** Opens a new chat with this question in its message box. */
   onStartWith(question: string): void
+  /** Opens a new chat and sends this draft in it (typing at first open, before any chat exists). */
+  onStartChat?(draft: Draft): void
+  /** This chat was just opened to send its draft at once (see onStartChat). */
+  autoSend?: boolean
+  onAutoSent?(): void
 }
 
 const EXAMPLES = ['How did revenue evolve month by month?', 'Which 5 customers have the highest lifetime value?', 'What share of orders were paid with coupons?']
 
-export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith }: Props): React.JSX.Element {
+export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith, onStartChat, autoSend, onAutoSent }: Props): React.JSX.Element {
   const { activeChatId, settings, models, newChat, project } = useApp()
+  const examples = project?.examples && project.examples.length > 0 ? project.examples : EXAMPLES
   const { chat, loading, sending, activeRunId } = controller
   const busy = activeRunId !== null
   const hasModel = Boolean(settings?.model) || (models ?? []).some((server) => server.running && server.models.length > 0)
@@ -79,18 +87,38 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
     if (!ok) onDraft(sent)
   }
 
+  // A chat opened from the first-open composer sends its draft as soon as it is loaded.
+  const loadedChatId = chat?.id ?? null
+  useEffect(() => {
+    if (!autoSend || loadedChatId !== activeChatId || sending) return
+    onAutoSent?.()
+    void submit()
+    // submit reads the current draft; this runs once per chat opened to send.
+  }, [autoSend, loadedChatId, activeChatId])
+
+  // Where the next request's history starts: the same fit the inspector shows, for this chat.
+  const historyFit = usePromptPreview(activeChatId && !busy ? { chatId: activeChatId, question: '' } : null, 300)
+  const archivedThroughId = useMemo(() => lastArchivedMessage(chat?.messages ?? [], historyFit.preview?.budget?.archivedMessages ?? 0), [chat?.messages, historyFit.preview])
+  const disabledReason = !hasModel ? 'Start a model server to chat (see above); the inspector already previews your prompt.' : null
+  const modelWarning = undetectedModel(settings, models)
+
   if (!activeChatId) {
     return (
       <section className="chat-pane empty">
         <div className="empty-state">
           <h2>Ask {project?.name ?? 'your project'} a question</h2>
           <p className="muted">Answers come from SQL run on your local data by a model on this machine. The inspector on the right shows exactly what the model is sent.</p>
-          <button className="button primary" onClick={() => void newChat()} data-testid="start-chat">
-            New chat
+          {onStartChat && (
+            <div className="empty-composer">
+              <Composer draft={draft} onDraft={onDraft} busy={false} disabled={disabledReason} onSend={() => !isDraftEmpty(draft) && onStartChat(draft)} onStop={() => undefined} />
+            </div>
+          )}
+          <button className="button ghost small" onClick={() => void newChat()} data-testid="start-chat">
+            New empty chat
           </button>
           <div className="example-questions">
             <span className="muted small">or start with</span>
-            {EXAMPLES.map((example) => (
+            {examples.map((example) => (
               <button key={example} className="chip" onClick={() => onStartWith(example)}>
                 {example}
               </button>
@@ -103,7 +131,6 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
   }
 
   const messages = chat?.messages ?? []
-  const disabledReason = !hasModel ? 'Start a model server to chat (see above); the inspector already previews your prompt.' : null
   return (
     <section className="chat-pane">
       {chat?.selection && (
@@ -120,7 +147,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
           <div className="empty-state compact">
             <h3>What would you like to know?</h3>
             <div className="example-questions">
-              {EXAMPLES.map((example) => (
+              {examples.map((example) => (
                 <button key={example} className="chip" onClick={() => onDraft({ ...draft, text: example })}>
                   {example}
                 </button>
@@ -129,7 +156,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
           </div>
         </div>
       ) : (
-        chat && <MessageList chatId={chat.id} messages={messages} busy={busy} actions={actions} onFork={onFork} />
+        chat && <MessageList chatId={chat.id} messages={messages} busy={busy} actions={actions} onFork={onFork} archivedThroughId={archivedThroughId} />
       )}
       {sending && !busy && (
         <div className="sending-line muted small" data-testid="sending">
@@ -137,7 +164,32 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
         </div>
       )}
       {noServer && !hasModel && <NoModelHelp />}
+      {modelWarning && (
+        <div className="notice warn small" data-testid="model-warning">
+          {modelWarning}
+        </div>
+      )}
       <Composer key={activeChatId} draft={draft} onDraft={onDraft} busy={busy} disabled={disabledReason} onSend={() => void submit()} onStop={() => void controller.stop()} />
     </section>
   )
+}
+
+/** Said before sending, when the chosen model is not among those its (running) server lists. */
+function undetectedModel(settings: Settings | null, models: ModelServerView[] | null): string | null {
+  if (!settings?.endpoint || !settings.model || !models) return null
+  const server = models.find((candidate) => candidate.baseUrl === settings.endpoint && candidate.running)
+  if (!server || server.models.some((model) => model.id === settings.model)) return null
+  const served = server.models.map((model) => model.id)
+  return `The model “${settings.model}” is not among those ${server.baseUrl} serves${served.length > 0 ? ` (${served.join(', ')})` : ''}; messages are sent to it anyway and will fail if the server does not have it. Pick a detected model in the model picker.`
+}
+
+/** The chat message that is the last of the `archived` oldest history messages (as the history is built). */
+function lastArchivedMessage(messages: readonly ChatMessageView[], archived: number): string | null {
+  if (archived <= 0) return null
+  let counted = 0
+  for (const message of messages) {
+    if (message.text.trim() === '' || message.status === 'streaming') continue
+    if (++counted === archived) return message.id
+  }
+  return null
 }

@@ -6,6 +6,7 @@ import { ClarificationCard } from './ClarificationCard'
 import { FollowUpChips } from './FollowUpChips'
 import { LazyMarkdown } from './LazyMarkdown'
 import { ToolCallCard } from './ToolCallCard'
+import { RunError } from './RunError'
 
 export interface MessageActions {
   regenerate(): void
@@ -107,7 +108,7 @@ function AssistantMessage({ message, isLast, busy, actions }: Props): React.JSX.
         </div>
       ) : null}
       {message.status === 'cancelled' && <div className="notice">Stopped. The answer above is what the model wrote before you stopped it.</div>}
-      {message.status === 'failed' && <div className="notice error">{message.error ?? 'The run failed.'} Try again with Regenerate, or check the model server in Settings.</div>}
+      {message.status === 'failed' && <RunError error={message.error} />}
       {calls.filter((call) => call.name === 'clarification').map((call) => {
         const clarification = readClarification(call)
         return clarification ? <ClarificationCard key={call.callId} {...clarification} disabled={!isLast || busy} onAnswer={actions.answerClarification} /> : null

@@ -14,6 +14,8 @@ interface Props {
   busy: boolean
   actions: MessageActions
   onFork(messageId: string, selection: string): void
+  /** The last message archived to fit the context window: the model no longer sees it or anything before. */
+  archivedThroughId?: string | null
 }
 
 interface ForkOffer {
@@ -25,7 +27,7 @@ interface ForkOffer {
 
 const BOTTOM_SLACK_PX = 80
 
-export const MessageList = memo(function MessageList({ chatId, messages, busy, actions, onFork }: Props): React.JSX.Element {
+export const MessageList = memo(function MessageList({ chatId, messages, busy, actions, onFork, archivedThroughId }: Props): React.JSX.Element {
   const scrollRef = useRef<HTMLDivElement>(null)
   const atBottom = useRef(true)
   const [fork, setFork] = useState<ForkOffer | null>(null)
@@ -85,6 +87,11 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
             {items.map((item) => (
               <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="message-row">
                 <MessageItem message={messages[item.index]} isLast={item.index === messages.length - 1} busy={busy} actions={actions} />
+                {messages[item.index].id === archivedThroughId && (
+                  <div className="archive-marker" data-testid="archive-marker" role="note">
+                    The model no longer sees the messages above: they were archived to fit its context window (it can read them back with a tool).
+                  </div>
+                )}
               </div>
             ))}
           </div>

@@ -1,4 +1,5 @@
 import type { Budget } from '../../../../shared/prompt'
+import { useApp } from '../../state/app-state'
 import { formatTokens, percent } from './format'
 
 // The whole request against the model's context window: one segment per part, reserved output included.
@@ -25,6 +26,7 @@ export function BudgetBar({ budget }: { budget: Budget }): React.JSX.Element {
           of {formatTokens(window)} tokens ({percent(used, window)}){over ? ' — over the window' : ''}
         </span>
       </div>
+      <ContextSource budget={budget} />
       <div className={`budget-bar ${over ? 'over' : ''}`} role="img" aria-label={`${used} of ${window} tokens used`}>
         {budget.parts.map((part) => (
           <span key={part.name} className={`budget-seg part-${part.name}`} style={{ width: `${Math.min(100, (part.tokens / Math.max(window, used)) * 100)}%` }} title={`${PART_LABELS[part.name] ?? part.name}: ${formatTokens(part.tokens)}`} />
@@ -60,5 +62,27 @@ export function TrimList({ budget }: { budget: Budget }): React.JSX.Element {
         </li>
       ))}
     </ul>
+  )
+}
+
+/** Where the window came from; when nobody said, the budget is a guess and the user is told how to fix it. */
+export function ContextSource({ budget }: { budget: Budget }): React.JSX.Element | null {
+  const { setView } = useApp()
+  if (!budget.contextSource) return null
+  if (budget.contextSource.startsWith('default')) {
+    return (
+      <div className="budget-source unknown" data-testid="context-source">
+        Context window: unknown — set it in settings.{' '}
+        <button className="link-button" onClick={() => setView('settings')}>
+          Settings
+        </button>{' '}
+        <span className="muted">(budgeting against {formatTokens(budget.contextWindow)} meanwhile: {budget.contextSource})</span>
+      </div>
+    )
+  }
+  return (
+    <div className="budget-source muted" data-testid="context-source">
+      Context window {formatTokens(budget.contextWindow)} tokens, from {budget.contextSource}
+    </div>
   )
 }

@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState } from 'react'
-import type { ApiInputs } from '../../../../shared/api'
+import type { ApiInputs, RunRequestView } from '../../../../shared/api'
 import type { PromptPreview } from '../../../../shared/prompt'
 import { useApp } from '../../state/app-state'
 import { messageTextOf, type Draft } from '../../state/draft'
 import { usePromptPreview } from '../../state/use-prompt-preview'
 import { DiagnosticsTab } from './DiagnosticsTab'
+import { describeRunOutcome } from './run-outcome'
 import { formatTokens, percent } from './format'
-import { MemoryTab } from './MemoryTab'
+import { DisabledMemories, MemoryTab, useMemories } from './MemoryTab'
 import { RequestTab } from './RequestTab'
 import { OverrideBadge, SystemTab } from './SystemTab'
 import { TestModeDiffTab } from './TestModeDiffTab'
@@ -35,17 +36,22 @@ interface Props {
 }
 
 export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): React.JSX.Element {
-  const { project } = useApp()
+  const { project, settings, updateSettings } = useApp()
   const [tab, setTab] = useState<Tab>('system')
+  // A memory budget being tried: every tab previews with it until it is reset or saved.
+  const [triedBudget, setTriedBudget] = useState<number | null>(null)
+  const savedBudget = settings?.memoryBudget ?? 1000
+  const memoryBudget = triedBudget !== null && triedBudget !== savedBudget ? triedBudget : null
   const input = useMemo<ApiInputs['previewPrompt']>(
     () => ({
       chatId: chatId ?? undefined,
       question: messageTextOf(draft),
       skill: draft.skill ?? undefined,
       tables: draft.tables.length ? draft.tables : undefined,
-      attachments: draft.attachments.length ? draft.attachments : undefined
+      attachments: draft.attachments.length ? draft.attachments : undefined,
+      ...(memoryBudget !== null ? { memoryBudget } : {})
     }),
-    [chatId, draft]
+    [chatId, draft, memoryBudget]
   )
   const live = usePromptPreview(runId ? null : input, 120, true)
   const run = useRunPrompt(runId)
@@ -75,11 +81,23 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
             <button className="link-button" onClick={onLeaveRun}>
               Back to live preview
             </button>
+            {run.outcome && <div className="run-outcome" data-testid="run-outcome">{run.outcome}</div>}
           </div>
         ) : (
           <div className="inspector-source">Live: what your next message would send{messageTextOf(draft) ? '' : ' (type to preview)'}.</div>
         )}
         {preview && <Summary preview={preview} />}
+        {!runId && memoryBudget !== null && tab !== 'memory' && (
+          <div className="notice small memory-trial" data-testid="memory-trial">
+            Previewing a memory budget of {formatTokens(memoryBudget)} tokens in every tab (saved: {formatTokens(savedBudget)}).{' '}
+            <button className="link-button" onClick={() => void updateSettings({ memoryBudget }).then(() => setTriedBudget(null))}>
+              Use as default
+            </button>{' '}
+            <button className="link-button" onClick={() => setTriedBudget(null)}>
+              Reset
+            </button>
+          </div>
+        )}
       </header>
       <nav className="tabs" role="tablist">
         {TABS.filter((item) => !(runId && item.id === 'diff')).map((item) => (
@@ -99,8 +117,13 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
         )}
         {preview && tab === 'system' && <SystemTab preview={preview} />}
         {preview && tab === 'user' && <UserTab preview={preview} draft={runId ? null : draft} />}
-        {preview && tab === 'request' && <RequestTab preview={preview} />}
-        {preview && tab === 'memory' && (runId ? <MemorySnapshot preview={preview} /> : <MemoryTab preview={preview} input={input} />)}
+        {preview && tab === 'request' && <RequestTab preview={preview} requests={runId ? run.requests : undefined} />}
+        {preview && tab === 'memory' &&
+          (runId ? (
+            <MemorySnapshot preview={preview} startedAt={run.startedAt} />
+          ) : (
+            <MemoryTab preview={preview} budget={memoryBudget ?? savedBudget} onBudget={(value) => setTriedBudget(value)} loading={live.loading} />
+          ))}
         {preview && tab === 'diagnostics' && <DiagnosticsTab diagnostics={diagnostics} />}
         {tab === 'diff' && !runId && <TestModeDiffTab input={input} />}
       </div>
@@ -120,45 +143,97 @@ function Summary({ preview }: { preview: PromptPreview }): React.JSX.Element {
         </span>
       )}
       {budget && budget.trimmed.length > 0 && <span className="badge warn">{budget.trimmed.length} trimmed</span>}
+      {budget?.contextSource?.startsWith('default') && (
+        <span className="badge warn" title={`The server did not say its context window; ${formatTokens(budget.contextWindow)} tokens is a guess. Set it in Settings.`}>
+          window unknown
+        </span>
+      )}
     </div>
   )
 }
 
-function MemorySnapshot({ preview }: { preview: PromptPreview }): React.JSX.Element {
+function MemorySnapshot({ preview, startedAt }: { preview: PromptPreview; startedAt: string | undefined }): React.JSX.Element {
+  const memories = useMemories()
+  const sent = new Set(preview.memory.included.map((item) => item.id))
+  const later = startedAt ? memories.filter((memory) => memory.enabled && memory.supersededBy === null && !sent.has(memory.id) && memory.createdAt >= startedAt) : []
+  const disabled = memories.filter((memory) => !memory.enabled)
   return (
     <div className="memory-tab">
       <h4>Sent with this run</h4>
-      <ul className="memory-list">
-        {preview.memory.included.map((item) => (
-          <li key={item.id}>{item.content}</li>
-        ))}
-      </ul>
+      {preview.memory.included.length === 0 ? (
+        <p className="muted small">No memory was sent with this run.</p>
+      ) : (
+        <ul className="memory-list" data-testid="memory-included">
+          {preview.memory.included.map((item) => (
+            <li key={item.id}>{item.content}</li>
+          ))}
+        </ul>
+      )}
       <h4>Trimmed</h4>
-      <ul className="memory-list dropped">
-        {preview.memory.dropped.map((item) => (
-          <li key={item.id}>
-            {item.content} <div className="memory-reason">{item.reason}</div>
-          </li>
-        ))}
-      </ul>
+      {preview.memory.dropped.length === 0 ? (
+        <p className="muted small">Nothing trimmed.</p>
+      ) : (
+        <ul className="memory-list dropped">
+          {preview.memory.dropped.map((item) => (
+            <li key={item.id}>
+              {item.content} <div className="memory-reason">{item.reason}</div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {later.length > 0 && (
+        <>
+          <h4>Not in this prompt</h4>
+          <ul className="memory-list memory-notsent" data-testid="memory-learned-after">
+            {later.map((memory) => (
+              <li key={memory.id}>
+                {memory.content} <div className="memory-reason">learned after this prompt was built — applies from the next message</div>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <DisabledMemories memories={disabled} />
     </div>
   )
 }
 
-function useRunPrompt(runId: string | null): { preview: PromptPreview | null; loading: boolean; error: string | null } {
-  const { api } = useApp()
-  const [state, setState] = useState<{ preview: PromptPreview | null; loading: boolean; error: string | null }>({ preview: null, loading: false, error: null })
+interface RunView {
+  preview: PromptPreview | null
+  /** How the run ended and what the server counted, in words. */
+  outcome: string | null
+  requests: RunRequestView[] | undefined
+  startedAt: string | undefined
+  loading: boolean
+  error: string | null
+}
+
+function useRunPrompt(runId: string | null): RunView {
+  const { api, revision } = useApp()
+  const [state, setState] = useState<RunView>({ preview: null, outcome: null, requests: undefined, startedAt: undefined, loading: false, error: null })
   useEffect(() => {
     if (!runId) return
     let cancelled = false
-    setState({ preview: null, loading: true, error: null })
+    setState((previous) => ({ ...previous, loading: true, error: null }))
     api
       .getRun({ runId })
-      .then((run) => !cancelled && setState({ preview: run.prompt, loading: false, error: run.prompt ? null : 'This run has no recorded prompt.' }))
-      .catch((error: unknown) => !cancelled && setState({ preview: null, loading: false, error: errorMessage(error) }))
+      .then(
+        (run) =>
+          !cancelled &&
+          setState({
+            preview: run.prompt,
+            outcome: describeRunOutcome(run, run.prompt?.budget ?? null),
+            requests: run.requests,
+            startedAt: run.startedAt,
+            loading: false,
+            error: run.prompt ? null : 'This run has no recorded prompt.'
+          })
+      )
+      .catch((error: unknown) => !cancelled && setState({ preview: null, outcome: null, requests: undefined, startedAt: undefined, loading: false, error: errorMessage(error) }))
     return () => {
       cancelled = true
     }
-  }, [api, runId])
+    // revision: a run still going adds requests; re-read when it ends.
+  }, [api, runId, revision])
   return state
 }

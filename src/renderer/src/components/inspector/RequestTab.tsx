@@ -1,13 +1,16 @@
 import { useState } from 'react'
+import type { RunRequestView } from '../../../../shared/api'
 import type { PromptPreview, RequestMessage } from '../../../../shared/prompt'
+import { parseRequestBody } from './request-body'
 import { BudgetBar, TrimList } from './BudgetBar'
 
 // The request exactly as it leaves Glassbox: the budget against the context window, what was trimmed,
 // then every message in order with its role and prompt-cache mark.
 
-export function RequestTab({ preview }: { preview: PromptPreview }): React.JSX.Element {
+export function RequestTab({ preview, requests }: { preview: PromptPreview; requests?: RunRequestView[] }): React.JSX.Element {
   return (
     <div className="request-tab">
+      {requests && requests.length > 0 && <RunRounds requests={requests} />}
       {preview.budget ? (
         <>
           <BudgetBar budget={preview.budget} />
@@ -18,7 +21,7 @@ export function RequestTab({ preview }: { preview: PromptPreview }): React.JSX.E
         <p className="notice">The context window is unknown (no model selected), so the budget cannot be checked. Pick a model or set the window in Settings.</p>
       )}
       <h4>
-        Messages <span className="muted">({preview.messages.length}, in order)</span>
+        {requests && requests.length > 0 ? 'First request as assembled' : 'Messages'} <span className="muted">({preview.messages.length}, in order)</span>
       </h4>
       <ol className="request-messages" data-testid="request-messages">
         {preview.messages.map((message, index) => (
@@ -65,5 +68,70 @@ function RequestMessageItem({ message }: { message: RequestMessage }): React.JSX
         </button>
       )}
     </li>
+  )
+}
+
+/**
+ * Every request of a run, round by round, read from the bodies captured where the HTTP request was made:
+ * system, user, assistant tool calls, tool results, tool schemas and parameters. "Copy request as JSON"
+ * copies that body byte for byte.
+ */
+function RunRounds({ requests }: { requests: RunRequestView[] }): React.JSX.Element {
+  const [selected, setSelected] = useState(requests.length - 1)
+  const [copied, setCopied] = useState<number | null>(null)
+  const request = requests[Math.min(selected, requests.length - 1)]
+  const parsed = parseRequestBody(request.body)
+  const copy = (): void => {
+    void navigator.clipboard
+      ?.writeText(request.body)
+      .then(() => setCopied(request.round))
+      .catch(() => setCopied(null))
+  }
+  return (
+    <section className="run-rounds" data-testid="run-rounds">
+      <h4>
+        Sent over the wire <span className="muted">({requests.length === 1 ? '1 request' : `${requests.length} requests`}, one per round)</span>
+      </h4>
+      <div className="round-picker" role="group" aria-label="Request round">
+        {requests.map((item, index) => (
+          <button key={item.round} className="button small ghost" aria-pressed={index === selected} onClick={() => setSelected(index)} data-testid="round-button">
+            Round {item.round}
+          </button>
+        ))}
+        <span className="spacer" />
+        <button className="button small" onClick={copy} data-testid="copy-request">
+          {copied === request.round ? 'Copied' : 'Copy request as JSON'}
+        </button>
+      </div>
+      <div className="muted small">
+        {request.url} · {request.body.length.toLocaleString('en-US')} characters · sent {new Date(request.sentAt).toLocaleTimeString()}
+      </div>
+      {parsed ? (
+        <>
+          <div className="request-params" data-testid="request-params">
+            {parsed.params.map(([key, value]) => (
+              <code key={key}>
+                {key}: {JSON.stringify(value)}
+              </code>
+            ))}
+          </div>
+          {parsed.tools.length > 0 && (
+            <details className="request-tools">
+              <summary>
+                Tool schemas ({parsed.tools.length}): {parsed.tools.map((tool) => tool.name).join(', ')}
+              </summary>
+              <pre className="request-message-text">{JSON.stringify(parsed.tools, null, 2)}</pre>
+            </details>
+          )}
+          <ol className="request-messages" data-testid="round-messages">
+            {parsed.messages.map((message, index) => (
+              <RequestMessageItem key={`${request.round}-${index}`} message={message} />
+            ))}
+          </ol>
+        </>
+      ) : (
+        <pre className="request-message-text">{request.body.slice(0, 200_000)}</pre>
+      )}
+    </section>
   )
 }

@@ -25,7 +25,11 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
   const highlight = useRef<HTMLElement>(null)
   const text = useRef<HTMLPreElement>(null)
   const selected = preview.sections.find((section) => section.id === selectedId) ?? null
-  const total = useMemo(() => preview.sections.reduce((sum, section) => sum + section.tokens, 0), [preview.sections])
+  // One number for one thing: the whole system prompt as the Request tab counts it. Sections nest (a memory
+  // inside ## Memory), so adding them up would count the nested ones twice.
+  const outer = useMemo(() => new Set(topLevel(preview.sections).map((section) => section.id)), [preview.sections])
+  const topLevelTokens = useMemo(() => preview.sections.filter((section) => outer.has(section.id)).reduce((sum, section) => sum + section.tokens, 0), [preview.sections, outer])
+  const total = preview.budget?.parts.find((part) => part.name === 'system')?.tokens ?? topLevelTokens
 
   // Scroll only the prompt text, so the outline stays where the user clicked.
   useEffect(() => {
@@ -41,13 +45,15 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
         <span className="muted small">{OVERRIDE_TEXT[preview.overrideMode]}</span>
         <span className="spacer" />
         <span className="muted small">
-          {preview.sections.length} sections · {formatTokens(total)} tokens
+          <span data-testid="system-total">
+            {preview.sections.length} sections · {formatTokens(total)} tokens
+          </span>
         </span>
       </div>
       {preview.overrideMode === 'runtime' && <div className="notice">This run was given a complete system prompt; sections, memory and overrides below do not apply.</div>}
       <ol className="outline" data-testid="outline">
         {preview.sections.map((section) => (
-          <OutlineItem key={section.id} section={section} total={total} selected={section.id === selectedId} onSelect={() => setSelectedId(section.id === selectedId ? null : section.id)} />
+          <OutlineItem key={section.id} section={section} total={total} nested={!outer.has(section.id)} selected={section.id === selectedId} onSelect={() => setSelectedId(section.id === selectedId ? null : section.id)} />
         ))}
         {preview.sections.length === 0 && <li className="muted small">No section map for this prompt.</li>}
       </ol>
@@ -68,11 +74,11 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
   )
 }
 
-function OutlineItem(props: { section: PromptSection; total: number; selected: boolean; onSelect(): void }): React.JSX.Element {
+function OutlineItem(props: { section: PromptSection; total: number; nested: boolean; selected: boolean; onSelect(): void }): React.JSX.Element {
   const { section } = props
   const share = props.total > 0 ? (section.tokens / props.total) * 100 : 0
   return (
-    <li className={`outline-item ${props.selected ? 'selected' : ''}`}>
+    <li className={`outline-item ${props.selected ? 'selected' : ''} ${props.nested ? 'nested' : ''}`} title={props.nested ? 'Part of the section above: its tokens are counted there too' : undefined}>
       <button onClick={props.onSelect} title={`${section.component} · characters ${section.start}–${section.end}`}>
         <span className="outline-title">{section.title}</span>
         <span className="outline-tokens">{formatTokens(section.tokens)}</span>
@@ -92,5 +98,12 @@ function OutlineItem(props: { section: PromptSection; total: number; selected: b
         </div>
       )}
     </li>
+  )
+}
+
+/** Sections not inside another one (ranges nest: a memory item lies within the Memory section). */
+export function topLevel(sections: readonly PromptSection[]): PromptSection[] {
+  return sections.filter(
+    (section) => !sections.some((other) => other !== section && other.start <= section.start && other.end >= section.end && (other.start < section.start || other.end > section.end))
   )
 }

@@ -10,6 +10,7 @@ import { TestsPanel } from '../panels/TestsPanel'
 import { Sidebar } from './Sidebar'
 import { Toasts } from './Toasts'
 import { TopBar } from './TopBar'
+import { useLearnedMemoryNotices } from '../../state/use-learned-memories'
 
 // Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
 // it and the inspector previews it.
@@ -34,6 +35,18 @@ export function App(): React.JSX.Element {
     },
     [newChat]
   )
+  // Typing at first open, before any chat exists: the message opens a chat and is sent in it.
+  const [autoSendChat, setAutoSendChat] = useState<string | null>(null)
+  const startChat = useCallback(
+    async (first: Draft) => {
+      const chatId = await newChat()
+      if (!chatId) return
+      setDrafts((all) => ({ ...all, '': EMPTY_DRAFT, [chatId]: first }))
+      setAutoSendChat(chatId)
+    },
+    [newChat]
+  )
+  useLearnedMemoryNotices()
   const inspectRun = useCallback((runId: string) => {
     setInspectedRun(runId)
     setInspectorOpen(true)
@@ -57,16 +70,26 @@ export function App(): React.JSX.Element {
         ) : view === 'tests' ? (
           <TestsPanel onInspectRun={inspectRun} />
         ) : (
-          <ChatView controller={controller} draft={draft} onDraft={setDraft} onInspectRun={inspectRun} onStartWith={(question) => void startWith(question)} />
+          <ChatView
+            controller={controller}
+            draft={draft}
+            onDraft={setDraft}
+            onInspectRun={inspectRun}
+            onStartWith={(question) => void startWith(question)}
+            onStartChat={(first) => void startChat(first)}
+            autoSend={autoSendChat !== null && autoSendChat === activeChatId}
+            onAutoSent={() => setAutoSendChat(null)}
+          />
         )}
         {project && !inspectorOpen && (
           <button className="inspector-toggle" onClick={() => setInspectorOpen(true)} title="Show the prompt inspector">
             ⟨ Inspector
           </button>
         )}
+        {/* Inside the chat pane, at its top: notices never cover the composer, the inspector or the sidebar. */}
+        <Toasts />
       </main>
       {project && inspectorOpen && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => setInspectorOpen(false)} />}
-      <Toasts />
     </div>
   )
 }

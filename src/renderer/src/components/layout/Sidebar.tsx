@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useApp, type View } from '../../state/app-state'
+import { plural } from '../../plural'
 
 // Project (open a folder, recent folders), chats (search, new) and the panels.
 
@@ -85,7 +86,7 @@ function ProjectBox(): React.JSX.Element {
             {project.name}
           </div>
           <div className="project-meta muted small">
-            {project.tables.length} tables · {project.skills.length} skills · {project.tests.length} tests
+            {plural(project.tables.length, 'table')} · {plural(project.skills.length, 'skill')} · {plural(project.tests.length, 'test')}
           </div>
           <button className="link-button small" onClick={() => (transport.pickFolder ? void pick() : setEditing(true))}>
             Open another folder…

@@ -11,7 +11,7 @@ function timezones(current: string): string[] {
 }
 
 export function TopBar(): React.JSX.Element {
-  const { settings, models, modelsLoading, refreshModels, updateSettings, project, sync, runSync } = useApp()
+  const { settings, models, modelsLoading, refreshModels, updateSettings, project, sync, runSync, cancelSync } = useApp()
   const zones = useMemo(() => timezones(settings?.timezone ?? 'UTC'), [settings?.timezone])
   const running = (models ?? []).filter((server) => server.running)
   const selectedValue = settings?.endpoint && settings.model ? `${settings.endpoint}|${settings.model}` : ''
@@ -40,7 +40,11 @@ export function TopBar(): React.JSX.Element {
             {running.map((server) => (
               <optgroup key={server.baseUrl} label={`${server.label} · ${server.baseUrl}`}>
                 {server.models.map((model) => (
-                  <option key={model.id} value={`${server.baseUrl}|${model.id}`}>
+                  <option
+                    key={model.id}
+                    value={`${server.baseUrl}|${model.id}`}
+                    title={model.contextWindow ? `Context window ${model.contextWindow.toLocaleString('en-US')} tokens, from ${model.contextSource ?? 'the server'}` : 'Context window unknown — set it in settings'}
+                  >
                     {model.id}
                     {model.contextWindow ? ` · ${Math.round(model.contextWindow / 1024)}k ctx` : ''}
                   </option>
@@ -87,6 +91,11 @@ export function TopBar(): React.JSX.Element {
             'Sync'
           )}
         </button>
+        {sync.running && (
+          <button className="button small" onClick={() => void cancelSync()} data-testid="sync-cancel" title="Stop the sync; tables already written stay">
+            Stop sync
+          </button>
+        )}
       </div>
       {sync.running && sync.progress && (
         <div className="topbar-progress" style={{ width: `${(sync.progress.done / Math.max(1, sync.progress.total)) * 100}%` }} title={sync.progress.table} />

@@ -4,7 +4,7 @@ import { useApp } from '../../state/app-state'
 // Endpoint and model (when not picked from the detected list), context window, memory.
 
 export function SettingsPanel(): React.JSX.Element {
-  const { settings, updateSettings, models } = useApp()
+  const { settings, updateSettings, models, refreshModels } = useApp()
   const [endpoint, setEndpoint] = useState(settings?.endpoint ?? '')
   const [model, setModel] = useState(settings?.model ?? '')
   const [contextWindow, setContextWindow] = useState(settings?.contextWindow ? String(settings.contextWindow) : '')
@@ -29,24 +29,25 @@ export function SettingsPanel(): React.JSX.Element {
         className="settings-form"
         onSubmit={(event) => {
           event.preventDefault()
-          void updateSettings({ endpoint: endpoint || undefined, model: model || undefined, contextWindow: contextWindow === '' ? null : windowNumber, memoryModel: memoryModel.trim() || null })
+          // Saving re-detects the servers, so the picker knows the endpoint and model just set.
+          void updateSettings({ endpoint: endpoint || undefined, model: model || undefined, contextWindow: contextWindow === '' ? null : windowNumber, memoryModel: memoryModel.trim() || null }).then(() => refreshModels())
         }}
       >
         <label className="field">
           <span>Model server endpoint</span>
-          <input className="input" value={endpoint} onChange={(event) => setEndpoint(event.target.value)} placeholder="http://127.0.0.1:11434/v1" />
+          <input className="input" id="settings-endpoint" data-testid="settings-endpoint" value={endpoint} onChange={(event) => setEndpoint(event.target.value)} placeholder="http://127.0.0.1:11434/v1" />
           <small className="muted">Ollama :11434/v1 · llama.cpp :8080/v1 · LM Studio :1234/v1 · vLLM :8000/v1 · Jan :1337/v1</small>
         </label>
         <label className="field">
           <span>Model</span>
-          <input className="input" value={model} onChange={(event) => setModel(event.target.value)} placeholder="qwen2.5-coder:7b" list="known-models" />
+          <input className="input" data-testid="settings-model" value={model} onChange={(event) => setModel(event.target.value)} placeholder="qwen2.5-coder:7b" list="known-models" />
           <datalist id="known-models">
             {(models ?? []).flatMap((server) => server.models.map((item) => <option key={`${server.baseUrl}-${item.id}`} value={item.id} />))}
           </datalist>
         </label>
         <label className="field">
           <span>Context window (tokens)</span>
-          <input className="input" value={contextWindow} onChange={(event) => setContextWindow(event.target.value.replace(/[^0-9]/g, ''))} placeholder="detected from the server" />
+          <input className="input" id="settings-context-window" data-testid="settings-context-window" value={contextWindow} onChange={(event) => setContextWindow(event.target.value.replace(/[^0-9]/g, ''))} placeholder="detected from the server" />
           {!windowValid && <small className="error-text">At least 512 tokens, or empty to use the detected window.</small>}
         </label>
         <label className="field">

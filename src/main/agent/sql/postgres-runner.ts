@@ -1,0 +1,217 @@
+import pg from 'pg'
+import type { ServerConnection } from '../../project/types'
+import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from './query-result'
+import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from './result-budget'
+
+// Postgres, read-only by the SERVER: the session starts with default_transaction_read_only=on, every query
+// runs inside BEGIN READ ONLY … ROLLBACK with a statement_timeout, and the query itself becomes the body of
+// a cursor (DECLARE … CURSOR FOR), which Postgres accepts only for SELECT, VALUES and TABLE, without
+// data-modifying WITH clauses. The cursor is declared through the extended protocol, which takes exactly
+// one statement, so `SELECT 1; DROP TABLE x` never reaches the parser as two. Rows are fetched in batches
+// under the same row and byte budget as DuckDB; the rest are counted with MOVE, without transferring them.
+// Stop cancels the running statement on the server (pg_cancel_backend from a second connection).
+
+const BATCH_ROWS = 200
+const CURSOR = 'glassbox_cursor'
+const CONNECT_TIMEOUT_MS = 10_000
+
+// Numbers and booleans are parsed; everything else stays as the server's text (dates keep their own
+// form and time zone instead of becoming JavaScript Dates in the local one; int8 and numeric stay exact).
+const PARSED_TYPES = new Set([16, 21, 23, 26, 700, 701])
+const typeParsers = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    PARSED_TYPES.has(oid) ? pg.types.getTypeParser(oid, format) : (value: string) => value
+}
+
+export interface PostgresHost {
+  run: (server: ServerConnection, request: QueryRequest) => Promise<QueryResult>
+  close: () => void
+}
+
+interface Session {
+  client: pg.Client
+  /** The server process of this connection, for pg_cancel_backend. */
+  pid: number
+  /** Queries on one connection run one at a time. */
+  queue: Promise<unknown>
+  broken: boolean
+}
+
+/** One connection per server, opened on first use and reused; a broken one is replaced on the next query. */
+export function createPostgresHost(): PostgresHost {
+  const sessions = new Map<string, Promise<Session>>()
+
+  const session = (server: ServerConnection): Promise<Session> => {
+    const key = serverKey(server)
+    const existing = sessions.get(key)
+    if (existing) return existing
+    const opened = connect(server).then(async (client): Promise<Session> => {
+      const pid = Number((await client.query({ text: 'SELECT pg_backend_pid()', rowMode: 'array' })).rows[0]?.[0])
+      const entry: Session = { client, pid, queue: Promise.resolve(), broken: false }
+      // An idle connection that dies (server restart) must not become an uncaught 'error' event.
+      client.on('error', () => {
+        entry.broken = true
+        if (sessions.get(key) === opened) sessions.delete(key)
+      })
+      return entry
+    })
+    sessions.set(key, opened)
+    opened.catch(() => sessions.delete(key))
+    return opened
+  }
+
+  return {
+    run: async (server, request) => {
+      if (request.signal.aborted) throw new QueryCancelledError()
+      const entry = await session(server)
+      const result = entry.queue.then(() => runQuery(server, entry, request))
+      entry.queue = result.catch(() => undefined)
+      try {
+        return await result
+      } finally {
+        if (entry.broken) {
+          const key = serverKey(server)
+          sessions.delete(key)
+          void entry.client.end().catch(() => undefined)
+        }
+      }
+    },
+    close: () => {
+      for (const opened of sessions.values()) void opened.then((entry) => entry.client.end()).catch(() => undefined)
+      sessions.clear()
+    }
+  }
+}
+
+function serverKey(server: ServerConnection): string {
+  return JSON.stringify([server.host, server.port, server.database, server.user])
+}
+
+export async function connect(server: ServerConnection): Promise<pg.Client> {
+  const client = new pg.Client({
+    host: server.host,
+    port: server.port,
+    database: server.database,
+    user: server.user,
+    password: server.password.reveal(),
+    application_name: 'glassbox',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // Read-only from the first statement of the session, whatever a later statement tries.
+    options: '-c default_transaction_read_only=on',
+    types: typeParsers
+  })
+  client.on('error', () => undefined)
+  try {
+    await client.connect()
+  } catch (error) {
+    void client.end().catch(() => undefined)
+    throw new Error(`Cannot connect to Postgres at ${server.host}:${server.port} (database ${server.database}, user ${server.user}): ${messageOf(error)}`)
+  }
+  return client
+}
+
+async function runQuery(server: ServerConnection, entry: Session, request: QueryRequest): Promise<QueryResult> {
+  const { client } = entry
+  let stopped: 'timeout' | 'cancel' | null = null
+  const stop = (why: 'timeout' | 'cancel'): void => {
+    if (stopped) return
+    stopped = why
+    void cancelBackend(server, entry.pid).catch(() => {
+      // Could not reach the server to cancel: drop the connection, which ends the statement too.
+      entry.broken = true
+      void client.end().catch(() => undefined)
+    })
+  }
+  const onAbort = (): void => stop('cancel')
+  request.signal.addEventListener('abort', onAbort, { once: true })
+  // The server's statement_timeout stops the statement; this timer (a little later) covers a server that
+  // does not answer at all.
+  const timer = setTimeout(() => stop('timeout'), request.timeoutMs + 2_000)
+  const body = request.sql.trim().replace(/;\s*$/, '')
+  try {
+    // Our own two statements, one round trip (the simple protocol takes several).
+    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(request.timeoutMs))}`)
+    // queryMode is pg's switch to the extended protocol (one statement per message); its typings lag behind.
+    const declare: pg.QueryConfig & { queryMode: 'extended' } = { text: `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${body}`, queryMode: 'extended' }
+    try {
+      await client.query(declare)
+    } catch (error) {
+      throw explainDeclareError(error, `DECLARE ${CURSOR} NO SCROLL CURSOR FOR `.length)
+    }
+    const collector = new ResultCollector({
+      keepRows: request.keepRows,
+      maxBytes: request.maxBytes ?? DEFAULT_MAX_RESULT_BYTES,
+      maxCellChars: request.maxCellChars ?? DEFAULT_MAX_CELL_CHARS
+    })
+    let columns: string[] = []
+    while (collector.wantsRows) {
+      const batch = await client.query({ text: `FETCH ${BATCH_ROWS} FROM ${CURSOR}`, rowMode: 'array' })
+      if (columns.length === 0) columns = deduplicate(batch.fields.map((field) => field.name))
+      for (const row of batch.rows) collector.add(row)
+      if (batch.rows.length < BATCH_ROWS) break
+    }
+    if (collector.open && collector.rows.length >= request.keepRows) {
+      const moved = await client.query(`MOVE FORWARD ALL IN ${CURSOR}`)
+      collector.count(moved.rowCount ?? 0)
+    }
+    if (columns.length === 0) {
+      const shape = await client.query({ text: `FETCH 0 FROM ${CURSOR}`, rowMode: 'array' })
+      columns = deduplicate(shape.fields.map((field) => field.name))
+    }
+    return collector.result(columns)
+  } catch (error) {
+    if (stopped === 'timeout' || codeOf(error) === '57014' && /statement timeout/.test(messageOf(error))) throw new QueryTimeoutError(request.timeoutMs)
+    if (stopped === 'cancel') throw new QueryCancelledError()
+    if (error instanceof StatementRefusedError) throw error
+    throw new Error(`Postgres: ${messageOf(error)}`)
+  } finally {
+    clearTimeout(timer)
+    request.signal.removeEventListener('abort', onAbort)
+    // Not awaited: pg sends a connection's queries in the order they are made, so the next query follows the
+    // ROLLBACK anyway, and the answer need not wait for it.
+    if (!entry.broken) void client.query('ROLLBACK').catch(() => void (entry.broken = true))
+  }
+}
+
+async function cancelBackend(server: ServerConnection, pid: number | undefined): Promise<void> {
+  if (!pid) throw new Error('no backend pid')
+  const canceller = await connect(server)
+  try {
+    await canceller.query('SELECT pg_cancel_backend($1)', [pid])
+  } finally {
+    await canceller.end().catch(() => undefined)
+  }
+}
+
+/** A syntax error at the very start of the query means it is not a SELECT/VALUES/TABLE: say so plainly. */
+function explainDeclareError(error: unknown, prefixLength: number): Error {
+  const position = positionOf(error)
+  if (codeOf(error) === '42601' && position !== null && position <= prefixLength + 1) {
+    return new StatementRefusedError(`Only read queries run on Postgres (SELECT, WITH … SELECT, VALUES, TABLE); the server runs every query in a read-only transaction. (${messageOf(error)})`)
+  }
+  if (codeOf(error) === '0A000' && /data-modifying/i.test(messageOf(error))) {
+    return new StatementRefusedError(`Only read queries run on Postgres: a WITH clause may not modify data. (${messageOf(error)})`)
+  }
+  return error instanceof Error ? error : new Error(String(error))
+}
+
+function deduplicate(names: string[]): string[] {
+  const seen = new Map<string, number>()
+  return names.map((name) => {
+    const count = seen.get(name) ?? 0
+    seen.set(name, count + 1)
+    return count === 0 ? name : `${name}_${count}`
+  })
+}
+
+function codeOf(error: unknown): string | null {
+  return error instanceof pg.DatabaseError ? (error.code ?? null) : null
+}
+
+function positionOf(error: unknown): number | null {
+  return error instanceof pg.DatabaseError && error.position ? Number(error.position) : null
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
