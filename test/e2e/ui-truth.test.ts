@@ -147,7 +147,7 @@ describeWithBrowser('issue #13: the UI tells the truth', () => {
     await expect.poll(() => page.locator('.inspector-summary').textContent(), { timeout: 10_000 }).toContain('/ 32,768 tokens')
     expect(await page.locator('.inspector-summary').textContent()).not.toContain('window unknown')
     expect(await page.locator('.example-questions').textContent()).toContain('What is the total revenue from all orders?')
-    expect(await page.locator('.project-meta').textContent()).toBe('8 tables · 0 skills · 1 test')
+    expect(await page.locator('.project-meta').textContent()).toBe('8 tables · 2 skills · 1 test')
     await ui.screenshot('truth-01-first-open')
     await page.getByTestId('composer').fill('Hello there')
     await page.keyboard.press('Enter')
