@@ -28,6 +28,12 @@ function round(ms: number): number {
   return Math.round(ms * 10_000) / 10_000
 }
 
+/** Summarises samples taken elsewhere (e.g. timed inside a child process). */
+export function summarise(name: string, samples: readonly number[]): Figure {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return { name, median_ms: round(percentile(sorted, 50)), p95_ms: round(percentile(sorted, 95)), n: sorted.length }
+}
+
 /** Times `run` n times after a warm-up and summarises the samples. */
 export async function measure(name: string, run: () => unknown, options: MeasureOptions = {}): Promise<Figure> {
   const n = options.n ?? 50

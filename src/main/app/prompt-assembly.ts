@@ -5,6 +5,7 @@ import { fitRequest, type FittedRequest } from '../prompt/budget'
 import { buildRequestMessages } from '../prompt/request'
 import { assembleSystemPrompt, type SystemPromptResult } from '../prompt/system/assemble'
 import { countTokens } from '../prompt/tokens'
+import { countTokensPiecewise } from '../prompt/token-pieces'
 import { buildContextBlock, buildUserPrompt, resolveUserPromptTemplate } from '../prompt/user'
 import type { FileMeta, ResultMeta } from '../prompt/user/context-block'
 import type { Diagnostic, PromptPreview, RequestMessage } from '../../shared/prompt'
@@ -59,7 +60,7 @@ export interface AssembledPrompt {
 }
 
 function scaledCounter(scale: number): ((text: string) => number) | undefined {
-  return scale === 1 ? undefined : (text) => Math.ceil(countTokens(text) * scale)
+  return scale === 1 ? undefined : (text) => Math.ceil(countTokensPiecewise(text) * scale)
 }
 
 export function toolSchemaTokens(tools: readonly AgentTool[]): number {

@@ -2,10 +2,11 @@ import { basename } from 'node:path'
 import type { Diagnostic } from '../../shared/prompt'
 import { CONFIG_FILE, parseConfig, resolveDatabases, type ProjectConfig } from './config'
 import { DATABASES_FOLDER, readDatabaseLayout, type DatabaseLayout } from './databases'
-import { overrideSlotOf, parseOverride } from './overrides'
+import { overrideSlotOf, parseOverride, PROMPTS_FOLDER } from './overrides'
 import { ParsedFileCache, type Parsed } from './parse-cache'
 import { TEXT_LIMITS } from './read-text'
 import { parseSkill, SKILLS_FOLDER } from './skills'
+import { timeSlicer } from './time-slice'
 import type { ProjectTree, TreeEntry } from './tree'
 import type { ProjectFile, ProjectSnapshot, Skill } from './types'
 import { NO_PATTERNS, parseIgnorePatterns, visibilityFor } from './visibility'
@@ -26,6 +27,10 @@ export interface SnapshotCaches {
   overrides: ParsedFileCache<ProjectFile | null>
   /** The last `databases/` layout; reused while no path under databases/ changes. */
   layout: DatabaseLayout | null
+  /** The last skills list, kept while its skills are the same objects. */
+  skillList: Skill[]
+  /** The last visible-files list, with the patterns it was made for and its paths as a set. */
+  visible: { patterns: readonly string[]; files: string[]; set: ReadonlySet<string> } | null
 }
 
 export function createCaches(): SnapshotCaches {
@@ -41,7 +46,9 @@ export function createCaches(): SnapshotCaches {
       return { value: parsed.skill, diagnostics: parsed.diagnostics }
     }),
     overrides: new ParsedFileCache(parseOverride),
-    layout: null
+    layout: null,
+    skillList: [],
+    visible: null
   }
 }
 
@@ -57,23 +64,32 @@ export async function buildSnapshot(
   changed: ReadonlySet<string> | null = null
 ): Promise<ProjectSnapshot> {
   const diagnostics: Diagnostic[] = []
+  const slice = timeSlicer()
   const loadIf = async <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): Promise<T | null> => {
     if (!isReadableEntry(tree.get(path))) return null
-    const loaded = await cache.load(root, path, maxBytes)
+    await slice()
+    const loaded = cache.load(root, path, maxBytes)
     diagnostics.push(...loaded.diagnostics)
     return loaded.value
   }
   const skillPaths = pathsIn(tree, SKILLS_FOLDER, /\.md$/i)
-  const overridePaths = [...tree.keys()].filter((path) => overrideSlotOf(path) !== null && isReadableEntry(tree.get(path)))
-  const [ignorePatterns, rules, config, skills, overrides] = await Promise.all([
-    loadIf(caches.ignore, IGNORE_FILE, TEXT_LIMITS.naoignore),
-    loadIf(caches.rules, RULES_FILE, TEXT_LIMITS.rules),
-    loadIf(caches.config, CONFIG_FILE, TEXT_LIMITS.config),
-    Promise.all(skillPaths.map((path) => loadIf(caches.skills, path, TEXT_LIMITS.skill))),
-    Promise.all(overridePaths.map(async (path) => ({ path, file: await loadIf(caches.overrides, path, TEXT_LIMITS.override) })))
-  ])
+  const overridePaths = pathsIn(tree, PROMPTS_FOLDER, /\.md$/i).filter((path) => overrideSlotOf(path) !== null && isReadableEntry(tree.get(path)))
+  // One file after another: the reads are synchronous and short, and slicing keeps the process answering.
+  const ignorePatterns = await loadIf(caches.ignore, IGNORE_FILE, TEXT_LIMITS.naoignore)
+  const rules = await loadIf(caches.rules, RULES_FILE, TEXT_LIMITS.rules)
+  const config = await loadIf(caches.config, CONFIG_FILE, TEXT_LIMITS.config)
+  const loadedSkills: Skill[] = []
+  for (const path of skillPaths) {
+    const skill = await loadIf(caches.skills, path, TEXT_LIMITS.skill)
+    if (skill) loadedSkills.push(skill)
+  }
+  const overrides: Array<{ path: string; file: ProjectFile | null }> = []
+  for (const path of overridePaths) overrides.push({ path, file: await loadIf(caches.overrides, path, TEXT_LIMITS.override) })
   caches.skills.retain(new Set(skillPaths))
   caches.overrides.retain(new Set(overridePaths))
+  // The same skills keep the same array, so the rendered Skills section (memoised per list) is reused.
+  const skills = sameItems(caches.skillList, loadedSkills) ? caches.skillList : loadedSkills
+  caches.skillList = skills
 
   const layout = caches.layout && changed && !touchesDatabases(changed) ? caches.layout : readDatabaseLayout(tree)
   caches.layout = layout
@@ -89,11 +105,11 @@ export async function buildSnapshot(
     connections: layout.connections,
     databases: databases.databases,
     tables: layout.tables,
-    skills: skills.filter((skill) => skill !== null),
+    skills,
     ...placeOverrides(overrides),
     contextFolders: contextFoldersOf(tree),
     tests: pathsIn(tree, 'tests', /\.ya?ml$/i).filter((path) => isFileInside(tree.get(path))),
-    files: visibleFiles(tree, patterns),
+    files: visibleFilesReusing(tree, patterns, caches, changed),
     ignorePatterns: patterns,
     diagnostics: sortDiagnostics(diagnostics),
     version
@@ -187,6 +203,20 @@ function isFileInside(entry: TreeEntry | undefined): boolean {
   return entry !== undefined && (entry.kind === 'file' || (entry.kind === 'symlink' && entry.resolves === 'file'))
 }
 
+/**
+ * The visible files, reusing the last list when every changed path is a file that was already in it (an edit,
+ * the usual change): no file came or went, so listing 15,000 paths again would give the same list.
+ */
+function visibleFilesReusing(tree: ProjectTree, patterns: readonly string[], caches: SnapshotCaches, changed: ReadonlySet<string> | null): string[] {
+  const last = caches.visible
+  if (last && changed && last.patterns === patterns && [...changed].every((path) => last.set.has(path) && isFileInside(tree.get(path)))) {
+    return last.files
+  }
+  const files = visibleFiles(tree, patterns)
+  caches.visible = { patterns, files, set: new Set(files) }
+  return files
+}
+
 function visibleFiles(tree: ProjectTree, patterns: readonly string[]): string[] {
   const visibility = visibilityFor(patterns)
   const files: string[] = []
@@ -208,6 +238,10 @@ function contextFoldersOf(tree: ProjectTree): ProjectSnapshot['contextFolders'] 
 
 function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort((a, b) => (a.file === b.file ? compare(a.problem, b.problem) : compare(a.file, b.file)))
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index])
 }
 
 function compare(a: string, b: string): number {

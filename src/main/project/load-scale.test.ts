@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
-import { makeLargeProject } from '../../../test/support/large-project'
+import { LARGE_PROJECT_ENGINES, makeLargeProject } from '../../../test/support/large-project'
 import { loadProject } from './load'
 
 // The bench's large project, scaled down so the test stays fast: the same layout, counts checked exactly.
@@ -15,7 +15,7 @@ describe('loadProject at scale', () => {
     const shape = makeLargeProject(temp.dir, { tables: 250, skills: 30, rulesBytes: 20 * 1024 })
     const snapshot = await loadProject(temp.dir)
     expect(snapshot.name).toBe('large')
-    expect(snapshot.connections).toEqual([{ type: 'duckdb', database: 'warehouse' }])
+    expect(snapshot.connections).toEqual([...LARGE_PROJECT_ENGINES].sort((a, b) => (a.type < b.type ? -1 : 1)))
     expect(snapshot.tables).toHaveLength(shape.tables)
     expect(snapshot.tables.every((table) => table.files.join() === 'columns.md,description.md,preview.md')).toBe(true)
     expect(snapshot.skills).toHaveLength(shape.skills)

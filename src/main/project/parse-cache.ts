@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises'
+import { statSync } from 'node:fs'
 import type { Diagnostic } from '../../shared/prompt'
-import { describeCut, readProjectText } from './read-text'
+import { describeCut, readProjectTextSync } from './read-text'
 import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import { errorMessage } from '../../shared/error-message'
 
@@ -24,15 +24,18 @@ export class ParsedFileCache<T> {
 
   constructor(private readonly parse: (relPath: string, text: string) => Parsed<T>) {}
 
-  /** Reads and parses `relPath` (at most `maxBytes`), or returns the cached result if the file is unchanged. */
-  async load(root: string, relPath: string, maxBytes: number): Promise<Loaded<T>> {
-    const key = await fileKey(root, relPath)
-    if (typeof key !== 'string') return { value: null, diagnostics: [{ file: relPath, problem: key.problem }] }
+  /**
+   * Reads and parses `relPath` (at most `maxBytes`), or returns the cached result if the file is unchanged.
+   * Synchronous (see readProjectTextSync): callers yield between files.
+   */
+  load(root: string, relPath: string, maxBytes: number): Loaded<T> {
     const cached = this.entries.get(relPath)
-    if (cached && cached.key === key) return cached.loaded
-    const loaded = await this.read(root, relPath, maxBytes)
-    this.entries.set(relPath, { key, loaded })
-    return loaded
+    // Nothing cached (as for every file when a project opens): read at once, keyed by what the read saw.
+    if (!cached) return this.readAndKeep(root, relPath, maxBytes)
+    const key = fileKey(root, relPath)
+    if (typeof key !== 'string') return { value: null, diagnostics: [{ file: relPath, problem: key.problem }] }
+    if (cached.key === key) return cached.loaded
+    return this.readAndKeep(root, relPath, maxBytes)
   }
 
   /** Forgets the given paths (changed on disk) so the next load reads them again. */
@@ -45,22 +48,32 @@ export class ParsedFileCache<T> {
     for (const path of this.entries.keys()) if (!relPaths.has(path)) this.entries.delete(path)
   }
 
-  private async read(root: string, relPath: string, maxBytes: number): Promise<Loaded<T>> {
-    const read = await readProjectText(root, relPath, maxBytes)
-    if (!read.ok) return { value: null, diagnostics: [{ file: relPath, problem: read.problem }] }
+  /** Reads and parses; a refused file is not kept, so the next load tries it again. */
+  private readAndKeep(root: string, relPath: string, maxBytes: number): Loaded<T> {
+    const read = readProjectTextSync(root, relPath, maxBytes)
+    if (!read.ok) {
+      this.entries.delete(relPath)
+      return { value: null, diagnostics: [{ file: relPath, problem: read.problem }] }
+    }
     const parsed = this.parse(relPath, read.text)
     const cut: Diagnostic[] = read.cut ? [{ file: relPath, problem: describeCut(read.size, maxBytes) }] : []
-    return { value: parsed.value, diagnostics: [...cut, ...parsed.diagnostics] }
+    const loaded = { value: parsed.value, diagnostics: [...cut, ...parsed.diagnostics] }
+    this.entries.set(relPath, { key: keyOf(read.real, read.mtimeMs, read.size), loaded })
+    return loaded
   }
 }
 
-async function fileKey(root: string, relPath: string): Promise<string | { problem: string }> {
+function fileKey(root: string, relPath: string): string | { problem: string } {
   try {
     const real = resolveInside(root, relPath)
-    const info = await stat(real)
-    return `${real}\u0000${info.mtimeMs}\u0000${info.size}`
+    const info = statSync(real)
+    return keyOf(real, info.mtimeMs, info.size)
   } catch (error) {
     if (error instanceof PathOutsideProjectError || error instanceof ProjectPathMissingError) return { problem: error.message }
     return { problem: `could not be read (${errorMessage(error)}); skipped` }
   }
+}
+
+function keyOf(real: string, mtimeMs: number, size: number): string {
+  return `${real}\u0000${mtimeMs}\u0000${size}`
 }

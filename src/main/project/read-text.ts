@@ -1,4 +1,4 @@
-import { NotRegularFileError, readRegularFile } from './regular-file'
+import { NotRegularFileError, readRegularFile, readRegularFileSyncWithInfo } from './regular-file'
 import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import { errorMessage } from '../../shared/error-message'
 
@@ -44,6 +44,33 @@ export async function readProjectText(root: string, relPath: string, maxBytes: n
   }
   try {
     const read = await readRegularFile(real, maxBytes)
+    const cut = read.bytes.length < read.size
+    const decoded = decodeUtf8(read.bytes, cut)
+    if (!decoded.ok) return decoded
+    return { ok: true, real, text: decoded.text, size: read.size, mtimeMs: read.mtimeMs, cut }
+  } catch (error) {
+    if (error instanceof NotRegularFileError) return { ok: false, problem: 'is not a regular file; skipped' }
+    return { ok: false, problem: `could not be read (${describeError(error)}); skipped` }
+  }
+}
+
+/**
+ * readProjectText without the thread pool, for the project model's many small files (300 skills at open):
+ * five pool round trips per file cost more than the reads themselves on a busy machine. Same guard, same
+ * checks, same results; callers keep each call short (the files are capped) and yield between them.
+ */
+export function readProjectTextSync(root: string, relPath: string, maxBytes: number): TextRead | TextRefused {
+  let real: string
+  try {
+    real = resolveInside(root, relPath)
+  } catch (error) {
+    if (error instanceof PathOutsideProjectError || error instanceof ProjectPathMissingError) {
+      return { ok: false, problem: error.message }
+    }
+    throw error
+  }
+  try {
+    const read = readRegularFileSyncWithInfo(real, maxBytes)
     const cut = read.bytes.length < read.size
     const decoded = decodeUtf8(read.bytes, cut)
     if (!decoded.ok) return decoded

@@ -50,6 +50,11 @@ export async function readRegularFile(path: string, maxBytes = Number.MAX_SAFE_I
 
 /** Synchronous twin of readRegularFile, for the few callers that must stay synchronous. */
 export function readRegularFileSync(path: string, maxBytes = Number.MAX_SAFE_INTEGER): Buffer {
+  return readRegularFileSyncWithInfo(path, maxBytes).bytes
+}
+
+/** readRegularFileSync with the file's size and mtime, from the descriptor that was read. */
+export function readRegularFileSyncWithInfo(path: string, maxBytes = Number.MAX_SAFE_INTEGER): { bytes: Buffer; size: number; mtimeMs: number } {
   const fd = openSync(path, NONBLOCKING_READ)
   try {
     const info = fstatSync(fd)
@@ -62,7 +67,7 @@ export function readRegularFileSync(path: string, maxBytes = Number.MAX_SAFE_INT
       if (bytesRead === 0) break
       filled += bytesRead
     }
-    return bytes.subarray(0, filled)
+    return { bytes: bytes.subarray(0, filled), size: info.size, mtimeMs: info.mtimeMs }
   } finally {
     closeSync(fd)
   }

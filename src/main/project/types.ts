@@ -83,6 +83,8 @@ export interface ProjectSnapshot {
   /**
    * Every project-relative file path visible to the agent (not under .git or node_modules, not matched by
    * .naoignore; symlinks only when they lead to a file inside the project), sorted.
+   * A big project's first snapshot after opening lacks most of what is below databases/…/schema=…/; the next
+   * snapshot, a debounce later, has it (see OpenProjectOptions.listSchemaFoldersAtOpenUpTo).
    */
   files: string[]
   /** The patterns of .naoignore, for `isHidden(path, patterns)` from ./visibility (shared: do not change). */

@@ -42,15 +42,23 @@ export function isHidden(relPath: string, ignorePatterns: readonly string[] = NO
 export class Visibility {
   private readonly matcher: Ignore
   private readonly answers = new Map<string, boolean>()
+  /**
+   * Pattern answers by last path segment, when no pattern has a slash but a trailing one (the usual `*.j2`,
+   * `templates/`): then whether a path is hidden depends only on its folder and its name, so 15,000 files
+   * named columns.md, preview.md, … cost a handful of pattern matches instead of one each.
+   */
+  private readonly names: Map<string, boolean> | null
 
   constructor(private readonly patterns: readonly string[]) {
     this.matcher = ignore().add([...patterns])
+    this.names = patterns.every(matchesNamesOnly) ? new Map() : null
   }
 
   /** `relPath` must be a clean project-relative path (as the tree holds them). */
   isHidden(relPath: string, kind: 'file' | 'dir'): boolean {
     const key = kind === 'dir' ? relPath + '/' : relPath
-    const known = this.answers.get(key)
+    // Files are many and cheap to answer by name: only folders' answers are kept by path.
+    const known = kind === 'file' && this.names ? undefined : this.answers.get(key)
     if (known !== undefined) return known
     const slash = relPath.lastIndexOf('/')
     const name = relPath.slice(slash + 1)
@@ -58,15 +66,34 @@ export class Visibility {
     const hidden =
       ALWAYS_HIDDEN_FOLDERS.includes(name) ||
       (slash !== -1 && this.isHidden(relPath.slice(0, slash), 'dir')) ||
-      (this.patterns.length > 0 && this.matcher.ignores(key))
-    this.answers.set(key, hidden)
+      (this.patterns.length > 0 && this.matches(key, kind === 'dir' ? name + '/' : name))
+    if (kind === 'dir' || !this.names) this.answers.set(key, hidden)
     return hidden
+  }
+
+  /** Whether the patterns match `key`; by its last segment alone when no pattern can see more of it. */
+  private matches(key: string, lastSegment: string): boolean {
+    if (!this.names) return this.matcher.ignores(key)
+    let matched = this.names.get(lastSegment)
+    if (matched === undefined) {
+      matched = this.matcher.ignores(lastSegment)
+      this.names.set(lastSegment, matched)
+    }
+    return matched
   }
 
   /** Forgets answers once they far outnumber the paths that exist, so a long session does not grow. */
   trim(liveCount: number): void {
     if (this.answers.size > 4 * liveCount + 1000) this.answers.clear()
+    if (this.names && this.names.size > 4 * liveCount + 1000) this.names.clear()
   }
+}
+
+/** A pattern that can only match a path's last segment: no slash except one at the end (`!` aside). */
+function matchesNamesOnly(pattern: string): boolean {
+  const body = pattern.startsWith('!') ? pattern.slice(1) : pattern
+  const slash = body.indexOf('/')
+  return slash === -1 || slash === body.length - 1
 }
 
 /** The shared Visibility for a patterns array (cached by identity; the parsed .naoignore is reused). */

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
 import { ChangeBatcher, type ChangeBatch } from './change-batcher'
 import { toProjectPath } from './safe-path'
-import { refreshPaths, walkProject, type ProjectTree } from './tree'
+import { DATABASES_FOLDER } from './databases'
+import { listFolders, refreshPaths, walkProject, walkProjectExcept, type ProjectTree } from './tree'
 import type { ProjectSnapshot } from './types'
 import { ALWAYS_HIDDEN_FOLDERS } from './visibility'
 import { errorMessage } from '../../shared/error-message'
@@ -33,6 +34,13 @@ export interface OpenProjectOptions {
   maxWaitMs?: number
   /** How often to check that the project folder is still there (default 1 s). */
   livenessMs?: number
+  /**
+   * Up to this many schema folders (`databases/…/schema=…/`) are listed in full before the first snapshot
+   * (default 4). Past it, the first snapshot lists what the system prompt depends on: the connections, and
+   * the tables of the first schema folder that has any (the prompt says whether there are tables), without
+   * their files. The snapshot with every table and file follows a debounce later.
+   */
+  listSchemaFoldersAtOpenUpTo?: number
 }
 
 export const FOLDER_GONE_PROBLEM =
@@ -77,8 +85,19 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   async start(): Promise<void> {
-    this.tree = await walkProject(this.root)
+    const { tree, deferred: schemas } = await walkProjectExcept(this.root, isSchemaFolder)
+    this.tree = tree
+    const listLater = schemas.length > (this.options.listSchemaFoldersAtOpenUpTo ?? 4)
+    if (!listLater) await listFolders(this.root, tree, schemas)
+    else {
+      for (const schema of schemas) {
+        const tables = await listFolders(this.root, tree, [schema], isTableFolder)
+        if (tables.some((folder) => folder.slice(folder.lastIndexOf('/') + 1).startsWith('table='))) break
+      }
+    }
     this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
+    // The rest of databases/, as one batch through the usual path: it publishes the complete snapshot.
+    if (listLater) this.batcher.add(DATABASES_FOLDER)
     // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
     // once it is ready catches what changed in between (and publishes nothing if nothing did).
     this.watchInBackground()
@@ -234,6 +253,23 @@ async function identityOf(path: string): Promise<string | null> {
 function watchedPathOf(details: unknown): string | null {
   if (typeof details !== 'object' || details === null || !('watchedPath' in details)) return null
   return typeof details.watchedPath === 'string' ? details.watchedPath : null
+}
+
+/** `databases/type=…/database=…/schema=…`, the level below which a big project is listed after the first snapshot. */
+function isSchemaFolder(relPath: string): boolean {
+  return isDatabasesLevel(relPath, 3)
+}
+
+/** `databases/type=…/database=…/schema=…/table=…`. */
+function isTableFolder(relPath: string): boolean {
+  return isDatabasesLevel(relPath, 4)
+}
+
+function isDatabasesLevel(relPath: string, depth: number): boolean {
+  if (!relPath.startsWith(DATABASES_FOLDER + '/')) return false
+  let slashes = 0
+  for (let at = relPath.indexOf('/'); at !== -1; at = relPath.indexOf('/', at + 1)) slashes++
+  return slashes === depth
 }
 
 function isAlwaysHidden(relPath: string): boolean {

@@ -28,6 +28,9 @@ const statusSchema = z.enum(['streaming', 'done', 'failed', 'cancelled'])
 export const DEFAULT_CHAT_TITLE = 'New chat'
 const FORK_TITLE_CHARS = 60
 
+/** The columns toSummary reads. */
+const SUMMARY_COLUMNS = 'id, title, channel, parent_chat_id, updated_at'
+
 function toSummary(value: unknown): ChatSummary {
   const row = toRow(value)
   return {
@@ -90,7 +93,8 @@ export class ChatsRepo {
             )
             .all({ pattern: likePattern(query), projectId })
         : this.context
-            .statement(`SELECT * FROM chats WHERE project_id = ? AND purpose = 'chat' ORDER BY updated_at DESC, rowid DESC`)
+            // In the order of chats_for_list (0080) read backwards: no sort.
+            .statement(`SELECT ${SUMMARY_COLUMNS} FROM chats WHERE project_id = ? AND purpose = 'chat' ORDER BY updated_at DESC, rowid DESC`)
             .all(projectId)
     )
     return rows.map(toSummary)

@@ -107,7 +107,7 @@ export const grepTool = createTool({
         result.filesSearched += outcome.kind === 'done' ? batch.length : outcome.itemsDone
         if (outcome.kind === 'aborted') result.stopped = { reason: 'cancelled' }
         else if (outcome.kind === 'deadline') {
-          const stuckOn = batch[outcome.itemsDone]
+          const stuckOn = batch[outcome.stuckIndex]
           // Stuck on one file for most of the budget: that is the pattern backtracking, not a big tree.
           const costly = stuckOn !== undefined && outcome.stuckMs >= Math.min(1000, ctx.limits.searchTimeMs / 2)
           result.stopped = costly ? { reason: 'too-costly', file: stuckOn.file, seconds: seconds() } : { reason: 'time', seconds: seconds() }

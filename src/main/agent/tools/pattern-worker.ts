@@ -16,9 +16,9 @@ export type ItemHits = number[]
 
 export type BatchOutcome =
   | { kind: 'done'; hits: ItemHits[] }
-  /** The deadline passed; `itemsDone` items of the batch had finished, and `stuckMs` is how long the
-   *  worker had been on the next one (long = the pattern, not the amount of text, is the cost). */
-  | { kind: 'deadline'; hits: ItemHits[]; itemsDone: number; stuckMs: number }
+  /** The deadline passed; `itemsDone` items of the batch had reported, and `stuckMs` is how long the
+   *  worker had been on item `stuckIndex` (long = the pattern, not the amount of text, is the cost). */
+  | { kind: 'deadline'; hits: ItemHits[]; itemsDone: number; stuckIndex: number; stuckMs: number }
   | { kind: 'aborted'; hits: ItemHits[]; itemsDone: number }
 
 export interface PatternWorker {
@@ -38,12 +38,15 @@ const REPORT_MS = 20
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const patterns = workerData.patterns.map((p) => new RegExp(p.source, p.flags))
+const current = new Float64Array(workerData.current)
 const test = (text) => patterns.some((pattern) => { pattern.lastIndex = 0; return pattern.test(text) })
 parentPort.on('message', ({ id, items, mode }) => {
   parentPort.postMessage({ id, hits: [] }) // started: a slow thread start-up is not the pattern's cost
   let pending = []
   let reportedAt = Date.now()
   for (let index = 0; index < items.length; index++) {
+    current[0] = index
+    current[1] = Date.now()
     const found = []
     if (mode === 'whole') {
       if (test(items[index])) found.push(0)
@@ -72,9 +75,13 @@ interface WorkerReply {
 /** Starts a worker for `patterns`; throws a SyntaxError at once for an invalid pattern (checked here first). */
 export function startPatternWorker(patterns: readonly PatternSource[]): PatternWorker {
   for (const pattern of patterns) new RegExp(pattern.source, pattern.flags) // compiling is linear; testing is not
+  // [index of the item being tested, when its test began]: written by the worker before each item, so a
+  // deadline names the item that held the pattern even between progress reports.
+  const currentItem = new SharedArrayBuffer(16)
+  const current = new Float64Array(currentItem)
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { patterns },
+    workerData: { patterns, current: currentItem },
     // A regex that also allocates without end must not take the process's memory with it.
     resourceLimits: { maxOldGenerationSizeMb: 128 }
   })
@@ -101,7 +108,6 @@ export function startPatternWorker(patterns: readonly PatternSource[]): PatternW
         if (gone) return reject(failure ?? new Error('The pattern worker has stopped.'))
         const id = nextId++
         const hits: ItemHits[] = []
-        let lastProgressAt = Date.now()
         let started = false
         const finish = (outcome: BatchOutcome | Error): void => {
           clearTimeout(timer)
@@ -115,7 +121,6 @@ export function startPatternWorker(patterns: readonly PatternSource[]): PatternW
         const onMessage = (reply: WorkerReply): void => {
           if (reply.id !== id) return
           for (const hit of reply.hits) hits.push(hit)
-          lastProgressAt = Date.now()
           started = true
           if (reply.done) finish({ kind: 'done', hits })
         }
@@ -127,7 +132,7 @@ export function startPatternWorker(patterns: readonly PatternSource[]): PatternW
         }
         const timer = setTimeout(() => {
           stop()
-          finish({ kind: 'deadline', hits, itemsDone: hits.length, stuckMs: started ? Date.now() - lastProgressAt : 0 })
+          finish({ kind: 'deadline', hits, itemsDone: hits.length, stuckIndex: started ? current[0] : hits.length, stuckMs: started ? Date.now() - current[1] : 0 })
         }, Math.max(0, deadline - Date.now()))
         worker.on('message', onMessage)
         worker.on('error', onError)

@@ -1,4 +1,4 @@
-import { readProjectText } from '../../project/read-text'
+import { readProjectTextCached } from '../../project/file-contents'
 import { resolveInside, toProjectPath } from '../../project/safe-path'
 import type { ProjectSnapshot } from '../../project/types'
 import { isHidden } from '../../project/visibility'
@@ -30,7 +30,7 @@ export function visiblePath(project: ProjectSnapshot, requested: string): string
 export async function readVisibleText(project: ProjectSnapshot, requested: string, maxBytes: number): Promise<{ path: string; text: string; size: number; cut: boolean }> {
   const path = visiblePath(project, requested)
   if (path === '') throw new ToolError('That is the project folder; use list to see its contents.')
-  const read = await readProjectText(project.root, path, maxBytes)
+  const read = await readProjectTextCached(project.root, path, maxBytes)
   if (!read.ok) throw new ToolError(`Cannot read "${requested}": ${read.problem}`)
   return { path, text: read.text, size: read.size, cut: read.cut }
 }

@@ -1,5 +1,5 @@
 import type { DroppedMemory, MemoryItem, TrimRecord } from '../../../shared/prompt'
-import { countTokens } from '../tokens'
+import { countTokensPiecewise } from '../token-pieces'
 import type { ContextBlock } from '../user/context-block'
 import {
   ContextWindowTooSmallError,
@@ -47,7 +47,8 @@ export class RequestFitter<Skill extends SkillListItem> {
   private keptFrom = 0
 
   constructor(private readonly input: FitRequestInput<Skill>) {
-    this.count = input.countTokens ?? countTokens
+    // Piecewise: the system prompt changes a little every turn (date, memories) but is counted whole each time.
+    this.count = input.countTokens ?? countTokensPiecewise
     this.safetyMargin = Math.ceil(input.contextWindow * (input.safetyMarginRatio ?? DEFAULT_SAFETY_MARGIN_RATIO))
     this.available = input.contextWindow - input.reservedOutput - this.safetyMargin
     this.memory = [...input.memory]

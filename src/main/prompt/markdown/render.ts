@@ -1,5 +1,5 @@
 import type { PromptSection } from '../../../shared/prompt'
-import { countTokens } from '../tokens'
+import { countTokensPiecewise, PIECEWISE_FROM } from '../token-pieces'
 import type { Component, MarkdownElement, MarkdownNode, MemoNode, RenderedSection } from './jsx-runtime'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -79,7 +79,7 @@ export function renderLocated(node: MarkdownNode): LocatedText {
 
 /** A located section with its token count: the one counted at render time, else that of its slice of `text`. */
 export function withTokens(text: string, section: RenderedSection): PromptSection {
-  return { ...section, tokens: section.tokens ?? countTokens(text.slice(section.start, section.end)) }
+  return { ...section, tokens: section.tokens ?? countTokensPiecewise(text.slice(section.start, section.end)) }
 }
 
 // The components being rendered, innermost first: a cheap, shared path for section owners.
@@ -107,7 +107,7 @@ function renderNode(node: MarkdownNode, separator: string, path: PathStep | null
       if (inner.text.length === 0) return EMPTY
       const component = node.info.component ?? nearestComponent(path)
       // Counted now, on this section's own text: slicing the whole output later would first copy all of it.
-      const tokens = countTokens(inner.text)
+      const tokens = sectionTokens(inner)
       const section = { ...node.info, component, start: 0, end: inner.text.length, tokens }
       return { text: inner.text, sections: [section, ...inner.sections] }
     }
@@ -116,6 +116,26 @@ function renderNode(node: MarkdownNode, separator: string, path: PathStep | null
     case 'memo':
       return renderMemo(node, separator, path)
   }
+}
+
+/**
+ * A section's tokens: a long one adds up its sub-sections' counts (known already) and counts only the text
+ * between them, piecewise, so 300 skills or 50 rule blocks are not counted a second time as one long text.
+ * Sub-sections start and end at line breaks, where BPE splits anyway: the sum is the whole count, give or take
+ * a token at a seam.
+ */
+function sectionTokens(inner: Chunk): number {
+  const { text, sections } = inner
+  if (text.length < PIECEWISE_FROM || sections.length === 0) return countTokensPiecewise(text)
+  let total = 0
+  let at = 0
+  for (const child of sections) {
+    // Nested inside a sub-section already counted, or not counted itself: its text is counted with the rest.
+    if (child.start < at || child.tokens === undefined) continue
+    total += countTokensPiecewise(text.slice(at, child.start)) + child.tokens
+    at = child.end
+  }
+  return total + countTokensPiecewise(text.slice(at))
 }
 
 // Memo results by `on` object, then by the child's component; copies go out, as chunks are moved in place.

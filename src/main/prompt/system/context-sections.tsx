@@ -1,7 +1,7 @@
 import type { MemoryItem } from '../../../shared/prompt'
 import type { Connection, ProjectFile, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
-import { Block, Bold, Code, List, ListItem, Section, Span, Title } from '../markdown/components'
+import { Block, Bold, Code, List, ListItem, Memo, Section, Span, Title } from '../markdown/components'
 import { connectionFolder } from './dialect-rules'
 import { EXECUTABLE_TYPES } from './dialects'
 import { shortTitle, slugOf, splitRuleBlocks, type RulePiece } from './rule-blocks'
@@ -16,10 +16,42 @@ export function UserRules({ rules }: { rules: ProjectFile | null }) {
     <Section id="user-rules" title="User Rules" sources={[rules.source]}>
       <Block>
         <Title>User Rules</Title>
-        <Span>{splitRuleBlocks(text).map((piece) => <RuleBlock piece={piece} source={rules.source} />)}</Span>
+        <Span>
+          {lastingPieces(rules.source, splitRuleBlocks(text)).map((piece) => (
+            <Memo on={piece}>
+              <RuleBlock piece={piece} source={rules.source} />
+            </Memo>
+          ))}
+        </Span>
       </Block>
     </Section>
   )
+}
+
+// Rule blocks keep their object while their text stays the same, so after an edit to RULES.md only the
+// edited block is rendered and counted again (the others come from Memo). One generation is kept: the
+// blocks of the last rules text rendered for each source file, found by a short fingerprint (hashing every
+// block's whole text on each render would cost more than the rest) and then compared in full.
+const lastPieces = new Map<string, Map<string, RulePiece[]>>()
+
+function lastingPieces(source: string, pieces: RulePiece[]): RulePiece[] {
+  const previous = lastPieces.get(source) ?? new Map<string, RulePiece[]>()
+  const current = new Map<string, RulePiece[]>()
+  const lasting = pieces.map((piece) => {
+    const key = fingerprint(piece.text)
+    // A block's heading is its first line, so the text alone tells blocks apart.
+    const kept = [...(previous.get(key) ?? []), ...(current.get(key) ?? [])].find((known) => known.text === piece.text) ?? piece
+    const same = current.get(key)
+    if (!same) current.set(key, [kept])
+    else if (!same.includes(kept)) same.push(kept)
+    return kept
+  })
+  lastPieces.set(source, current)
+  return lasting
+}
+
+function fingerprint(text: string): string {
+  return text.length <= 96 ? text : `${text.length}\u0000${text.slice(0, 48)}\u0000${text.slice(-48)}`
 }
 
 function RuleBlock({ piece, source }: { piece: RulePiece; source: string }) {

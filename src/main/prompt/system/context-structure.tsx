@@ -1,4 +1,4 @@
-import type { ProjectSnapshot } from '../../project/types'
+import type { ProjectSnapshot, TableRef } from '../../project/types'
 import { h, Fragment } from '../markdown/jsx-runtime'
 import { Block, Bold, Code, List, ListItem, Section, Span, Title } from '../markdown/components'
 import { PRODUCT_NAME } from './instructions'
@@ -17,7 +17,7 @@ export function ContextStructure({ project, productName = PRODUCT_NAME }: Contex
   const hasDatabases = folders.databases || project.tables.length > 0
   const parts = [
     project.rules && <RulesPart source={project.rules.source} />,
-    hasDatabases && <DatabasesPart hasIndexes={project.tables.some((table) => table.files.includes('indexes.md'))} />,
+    hasDatabases && <DatabasesPart hasIndexes={hasIndexes(project.tables)} />,
     folders.docs && <FolderPart name="docs/">free documentation: business definitions, processes, notes exported from wikis.</FolderPart>,
     folders.semantics && <FolderPart name="semantics/">metric and entity definitions; compute a metric the way it is defined there.</FolderPart>,
     folders.repos && <FolderPart name="repos/">source code (e.g. dbt models) showing how tables are built.</FolderPart>,
@@ -33,6 +33,19 @@ export function ContextStructure({ project, productName = PRODUCT_NAME }: Contex
       </Block>
     </Section>
   )
+}
+
+// Per tables list (kept while databases/ is unchanged): looking through 5,000 tables' files on every render
+// cost more than the rest of this section.
+const indexesByTables = new WeakMap<readonly TableRef[], boolean>()
+
+function hasIndexes(tables: readonly TableRef[]): boolean {
+  let known = indexesByTables.get(tables)
+  if (known === undefined) {
+    known = tables.some((table) => table.files.includes('indexes.md'))
+    indexesByTables.set(tables, known)
+  }
+  return known
 }
 
 function contextSources(project: ProjectSnapshot): string[] {

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { parseSkill } from './skills'
+
+// Simple frontmatter is read without the YAML parser; whatever the shortcut takes, it must read as YAML does.
+
+const FRONTMATTER = [
+  'name: revenue\ndescription: How to answer questions about revenue',
+  'name: revenue\ndescription:   Spaced out, with commas, and a dash - here   ',
+  'name: True\ndescription: yes',
+  'name: null\ndescription: ~',
+  'name: 12\ndescription: 1e3',
+  'name: revenue # a comment\ndescription: x',
+  'name: "quoted"\ndescription: \'single\'',
+  'name: a: b\ndescription: x',
+  'name: revenue\nname: twice',
+  'name: revenue\ndescription: >\n  folded\n  text',
+  'tags: [a, b]\nname: listed',
+  'name: url http\ndescription: see docs/x.md',
+  '__proto__: polluted\nname: proto'
+]
+
+describe('parseSkill frontmatter', () => {
+  for (const frontmatter of FRONTMATTER) {
+    it(`reads ${JSON.stringify(frontmatter)} as YAML does`, () => {
+      let expected: { name: string; description: string }
+      try {
+        const data = parse(frontmatter) as Record<string, unknown>
+        const text = (key: string, fallback: string) => {
+          const value = data[key]
+          return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value).trim() || fallback : fallback
+        }
+        expected = { name: text('name', 'revenue-skill'), description: text('description', '') }
+      } catch {
+        expected = { name: 'revenue-skill', description: '' }
+      }
+      const { skill } = parseSkill('agent/skills/revenue-skill.md', `---\n${frontmatter}\n---\nBody.\n`)
+      expect({ name: skill.name, description: skill.description }).toEqual(expected)
+      expect(skill.body).toBe('Body.\n')
+      expect(Object.getPrototypeOf({})).toBe(Object.prototype)
+    })
+  }
+})
