@@ -1,7 +1,9 @@
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent } from 'electron'
 import type { GlassboxApi, PushEvent } from '../shared/api'
 import { errorMessage } from '../shared/error-message'
+import { saveFileInput } from '../shared/save-file'
 import { createOperations, OPERATION_NAMES, isOperationName } from './web/operations'
 import { isTrustedRendererUrl } from './web/trusted-renderer'
 
@@ -52,12 +54,29 @@ export function registerIpc(
     return { ok: true, value: picked.canceled ? [] : picked.filePaths }
   })
 
+  // Exports (#16): the renderer hands over the content; only the user, in the native dialog, picks where it goes.
+  ipcMain.handle('glassbox:saveFile', async (event, input: unknown): Promise<Reply> => {
+    const refused = refusal(event)
+    if (refused) return { ok: false, error: refused }
+    const parsed = saveFileInput.safeParse(input)
+    if (!parsed.success) return { ok: false, error: `Invalid input for saveFile: ${parsed.error.issues.map((issue) => issue.message).join('; ')}` }
+    const { suggestedName, content, encoding, filter } = parsed.data
+    const picked = await dialog.showSaveDialog(window, { title: 'Export', defaultPath: suggestedName, filters: [filter] })
+    if (picked.canceled || !picked.filePath) return { ok: true, value: null }
+    try {
+      await writeFile(picked.filePath, Buffer.from(content, encoding))
+      return { ok: true, value: picked.filePath }
+    } catch (error) {
+      return { ok: false, error: `Could not save ${picked.filePath}: ${errorMessage(error)}` }
+    }
+  })
+
   const unsubscribe = api.subscribe((event: PushEvent) => {
     if (!window.isDestroyed()) window.webContents.send(PUSH_CHANNEL, event)
   })
 
   return () => {
     unsubscribe()
-    for (const name of [...OPERATION_NAMES, 'pickFolder', 'pickFiles']) ipcMain.removeHandler(`glassbox:${name}`)
+    for (const name of [...OPERATION_NAMES, 'pickFolder', 'pickFiles', 'saveFile']) ipcMain.removeHandler(`glassbox:${name}`)
   }
 }

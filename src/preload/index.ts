@@ -24,6 +24,7 @@ const bridge: GlassboxBridge = {
   ...createApiCalls(call),
   pickFolder: () => call('pickFolder'),
   pickFiles: () => call('pickFiles'),
+  saveFile: (input) => call('saveFile', input),
   subscribe(listener: (event: PushEvent) => void) {
     const onPush = (_event: IpcRendererEvent, payload: PushEvent): void => listener(payload)
     ipcRenderer.on(PUSH_CHANNEL, onPush)

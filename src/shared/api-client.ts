@@ -15,6 +15,7 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     createChat: (input) => call('createChat', input),
     getChat: (input) => call('getChat', input),
     deleteChat: (input) => call('deleteChat', input),
+    renameChat: (input) => call('renameChat', input),
     forkChat: (input) => call('forkChat', input),
     sendMessage: (input) => call('sendMessage', input),
     stopRun: (input) => call('stopRun', input),

@@ -11,7 +11,13 @@ const text = (max: number) => z.string().max(max)
 /** A model server address: http(s) only, checked at the boundary (#11: `javascript:…` was accepted). */
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address, e.g. http://127.0.0.1:11434/v1' }).max(2000)
 
+// Issue #16 (daily-use features): renaming a chat.
+const chatExtrasInputs = {
+  renameChat: z.strictObject({ chatId: id, title: text(500).min(1) })
+}
+
 export const apiInputs = {
+  ...chatExtrasInputs,
   openProject: z.strictObject({ path: text(4096).min(1) }),
   listChats: z.strictObject({ search: text(500).optional() }),
   createChat: z.strictObject({ title: text(500).optional(), channel: text(50).optional() }),
@@ -124,6 +130,27 @@ export interface ChatMessageView {
   status?: 'streaming' | 'done' | 'failed' | 'cancelled'
   /** Why the run failed (status 'failed'), in words the user can act on. */
   error?: string
+  /** User message: the question this is a version of (its versions share it); absent before any version. */
+  turnId?: string
+  /** Assistant message: how its run went (model, timing, tokens), once the run is stored. */
+  figures?: MessageFigures
+}
+
+/** Per-answer figures shown under it. Times in milliseconds; null when not known (e.g. a run that never started). */
+export interface MessageFigures {
+  model: string
+  firstTokenMs: number | null
+  totalMs: number | null
+  inputTokens: number | null
+  outputTokens: number | null
+}
+
+/** An earlier version of a question and what followed it, kept when the user regenerated or edited it. */
+export interface ChatVersionView {
+  id: string
+  /** The `turnId` of the live user message it is a version of. */
+  turnId: string
+  messages: ChatMessageView[]
 }
 
 export interface ChatDetail extends ChatSummary {
@@ -131,6 +158,8 @@ export interface ChatDetail extends ChatSummary {
   /** The message a fork was made from (its answer goes into the context block as an earlier result). */
   parentMessageId?: string | null
   messages: ChatMessageView[]
+  /** Earlier versions of questions in `messages`, oldest first. */
+  versions?: ChatVersionView[]
 }
 
 export interface RunDetail {
@@ -372,6 +401,7 @@ export interface GlassboxApi {
   createChat(input: ApiInputs['createChat']): Promise<ChatSummary>
   getChat(input: ApiInputs['getChat']): Promise<ChatDetail>
   deleteChat(input: ApiInputs['deleteChat']): Promise<void>
+  renameChat(input: ApiInputs['renameChat']): Promise<ChatSummary>
   forkChat(input: ApiInputs['forkChat']): Promise<ChatSummary>
   sendMessage(input: ApiInputs['sendMessage']): Promise<{ runId: string }>
   stopRun(input: ApiInputs['stopRun']): Promise<void>

@@ -34,6 +34,8 @@ export interface FakeApiOptions {
   noProject?: boolean
   /** No model server running. */
   noModels?: boolean
+  /** Seed a heavy chat: 20 answers, each with a 500-row query result and a chart of it (long-task test). */
+  heavyChat?: boolean
 }
 
 export const FAKE_PROJECT_ROOT = '/projects/nao-example'
@@ -150,7 +152,8 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         runId: 'run-seed',
         toolCalls: [sqlCall('seed-1'), chartCall('seed-2'), followUps('seed-3')],
         createdAt: now(),
-        status: 'done'
+        status: 'done',
+        figures: { model: 'qwen2.5-coder:7b', firstTokenMs: 640, totalMs: 8210, inputTokens: 5230, outputTokens: 214 }
       }
     ])
     seedChat('Top customers', [
@@ -166,6 +169,20 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       }
       seedChat('Long analysis (5,000 messages)', messages)
     }
+    if (options.heavyChat) seedChat('Heavy analysis (20 charts, 20 tables)', heavyMessages())
+  }
+
+  function heavyMessages(): ChatMessageView[] {
+    const messages: ChatMessageView[] = []
+    for (let turn = 1; turn <= 20; turn++) {
+      const queryId = `heavy_q${turn}`
+      const rows = Array.from({ length: 500 }, (_, day) => [`2018-${String(1 + (day % 12)).padStart(2, '0')}-${String(1 + (day % 28)).padStart(2, '0')} #${day}`, Math.round((1000 + ((day * 37 * turn) % 9000)) * 100) / 100, (day * 13 + turn) % 250])
+      const sql: ToolCallView = { callId: `heavy-sql-${turn}`, name: 'execute_sql', args: { sql_query: `SELECT day, revenue, orders FROM daily_revenue_${turn} ORDER BY day` }, ok: true, output: `500 rows (query_id: ${queryId})`, data: { queryId, columns: ['day', 'revenue', 'orders'], rows, rowCount: 500 } }
+      const chart: ToolCallView = { callId: `heavy-chart-${turn}`, name: 'display_chart', args: { query_id: queryId, chart_type: turn % 2 ? 'bar' : 'line', x_axis_key: 'day', x_axis_type: 'category', series: [{ data_key: 'revenue', label: 'Revenue' }], title: `Daily revenue, segment ${turn}` }, ok: true, output: 'Chart displayed.' }
+      messages.push({ id: `heavy-u${turn}`, role: 'user', text: `Daily revenue for segment ${turn}?`, createdAt: now() })
+      messages.push({ id: `heavy-a${turn}`, role: 'assistant', text: `Segment ${turn} made **$${(1234567 * turn).toLocaleString('en-US')}** over 500 days.\n\n| metric | value |\n|---|---:|\n| days | 500 |\n| revenue | ${1234567 * turn} |`, runId: `run-heavy-${turn}`, toolCalls: [sql, chart], createdAt: now(), status: 'done', figures: { model: 'qwen2.5-coder:7b', firstTokenMs: 420, totalMs: 6100, inputTokens: 6100, outputTokens: 180 } })
+    }
+    return messages
   }
 
   function followUps(callId: string): ToolCallView {
@@ -262,6 +279,18 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     return { runId }
   }
 
+  /** As the store does: the question and what followed become an earlier version; the new one shares its turn. */
+  function resend(chat: ChatDetail, messageId: string, text: string): { runId: string } {
+    const index = chat.messages.findIndex((message) => message.id === messageId)
+    if (index < 0) throw new Error(`Message ${messageId} is not in this chat.`)
+    const turnId = chat.messages[index].turnId ?? messageId
+    const archived = chat.messages.slice(index).map((message, at) => (at === 0 ? { ...message, turnId } : message))
+    chat.versions = [...(chat.versions ?? []), { id: newId('version'), turnId, messages: archived }]
+    chat.messages = chat.messages.slice(0, index)
+    chat.messages.push({ id: newId('msg'), role: 'user', text, createdAt: now(), turnId })
+    return startRun(chat, text)
+  }
+
   function finish(run: (event: RunEvent) => void, runId: string, stopReason: 'answer' | 'stop-tool', answer: string): void {
     run({ type: 'end', runId, stopReason, answer })
   }
@@ -273,7 +302,11 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     if (event.type === 'tool-end') {
       message.toolCalls = (message.toolCalls ?? []).map((call) => (call.callId === event.callId ? { ...call, ok: event.ok, output: event.output, data: event.data } : call))
     }
-    if (event.type === 'end') message.status = event.stopReason === 'cancelled' ? 'cancelled' : event.stopReason === 'error' ? 'failed' : 'done'
+    if (event.type === 'usage') message.figures = { model: settings.model ?? 'none', firstTokenMs: 412, totalMs: null, inputTokens: event.inputTokens, outputTokens: event.outputTokens }
+    if (event.type === 'end') {
+      message.status = event.stopReason === 'cancelled' ? 'cancelled' : event.stopReason === 'error' ? 'failed' : 'done'
+      message.figures = { ...(message.figures ?? { model: settings.model ?? 'none', firstTokenMs: 412, inputTokens: null, outputTokens: null }), totalMs: 3870 }
+    }
     if (event.type === 'error') message.status = 'failed'
   }
 
@@ -291,7 +324,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       requireProject()
       const needle = search?.toLowerCase() ?? ''
       return [...chats.values()]
-        .filter((chat) => chat.title.toLowerCase().includes(needle))
+        .filter((chat) => chat.title.toLowerCase().includes(needle) || chat.messages.some((message) => message.text.toLowerCase().includes(needle)))
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
         .map(summary)
     },
@@ -308,6 +341,11 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     async deleteChat({ chatId }) {
       requireChat(chatId)
       chats.delete(chatId)
+    },
+    async renameChat({ chatId, title }) {
+      const chat = requireChat(chatId)
+      chat.title = title.trim() || 'New chat'
+      return summary(chat)
     },
     async forkChat({ chatId, selection }) {
       const parent = requireChat(chatId)
@@ -333,16 +371,10 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       const chat = requireChat(chatId)
       const lastUser = [...chat.messages].reverse().find((message) => message.role === 'user')
       if (!lastUser) throw new Error('Nothing to regenerate: the chat has no question yet.')
-      while (chat.messages.length && chat.messages[chat.messages.length - 1].role === 'assistant') chat.messages.pop()
-      return startRun(chat, lastUser.text)
+      return resend(chat, lastUser.id, lastUser.text)
     },
     async editAndResend({ chatId, messageId, text }) {
-      const chat = requireChat(chatId)
-      const index = chat.messages.findIndex((message) => message.id === messageId)
-      if (index < 0) throw new Error(`Message ${messageId} is not in this chat.`)
-      chat.messages = chat.messages.slice(0, index)
-      chat.messages.push({ id: newId('msg'), role: 'user', text, createdAt: now() })
-      return startRun(chat, text)
+      return resend(requireChat(chatId), messageId, text)
     },
     async answerClarification({ chatId, answer }) {
       const chat = requireChat(chatId)

@@ -35,7 +35,7 @@ export interface BrowserSession {
 }
 
 /** A fresh headless Chromium (its own profile, so nothing is cached) with one page. */
-export async function openBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<BrowserSession> {
+export async function openBrowser(options: { viewport?: { width: number; height: number }; locale?: string } = {}): Promise<BrowserSession> {
   if (!CHROMIUM) throw missingBrowserError()
   const profile = mkdtempSync(join(tmpdir(), 'glassbox-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
@@ -44,7 +44,8 @@ export async function openBrowser(options: { viewport?: { width: number; height:
     headless: true,
     timeout: 30_000,
     viewport: options.viewport ?? { width: 1440, height: 900 },
-    deviceScaleFactor: 1
+    deviceScaleFactor: 1,
+    ...(options.locale ? { locale: options.locale } : {})
   })
   const page = context.pages()[0] ?? (await context.newPage())
   page.setDefaultTimeout(10_000)
@@ -71,7 +72,7 @@ export interface UiSession extends BrowserSession {
   screenshot(name: string): Promise<string>
 }
 
-export async function openUi(api: GlassboxApi, options: { viewport?: { width: number; height: number } } = {}): Promise<UiSession> {
+export async function openUi(api: GlassboxApi, options: { viewport?: { width: number; height: number }; locale?: string } = {}): Promise<UiSession> {
   ensureRendererBuilt()
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const server = await startWebServer({ api, host: '127.0.0.1', rendererDir: RENDERER_DIR })

@@ -72,7 +72,7 @@ describeWithBrowser('Tests panel: an evaluation across two models', () => {
     expect(audit).toContain('main.orders never read: columns.md')
     await ui.screenshot('eval-02-failing-case-audit')
     await page.getByTestId('inspect-case-run').click()
-    await expect.poll(() => page.locator('.inspector').textContent(), { timeout: 10_000 }).toContain('Exactly what run')
+    await expect.poll(() => page.locator('.inspector').textContent(), { timeout: 10_000 }).toContain('Exactly what was sent')
   })
 
   it('re-runs one cell into the same evaluation', async () => {

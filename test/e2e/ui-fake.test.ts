@@ -38,7 +38,7 @@ describeWithBrowser('web UI on the fake API', () => {
 
   it('shows a chat with a chart, a collapsible SQL call with its table, and follow-ups', async () => {
     const { page } = ui
-    await page.getByRole('button', { name: 'Revenue by month' }).click()
+    await page.getByRole('button', { name: 'Revenue by month', exact: true }).click()
     await page.getByTestId('chart').first().waitFor()
     const call = page.locator('[data-tool="execute_sql"]').first()
     await call.getByRole('button').first().click()
@@ -178,7 +178,7 @@ describeWithBrowser('web UI on the fake API', () => {
 
   it('edits a question and resends it, then regenerates the answer', async () => {
     const { page } = ui
-    await page.getByRole('button', { name: 'Top customers' }).click()
+    await page.getByRole('button', { name: 'Top customers', exact: true }).click()
     const question = page.locator('[data-role="user"]').first()
     await question.hover()
     await question.getByRole('button', { name: 'Edit' }).click()
@@ -294,7 +294,7 @@ describeWithBrowser('web UI on the fake API', () => {
 
   it('keeps the DOM bounded while scrolling a 5,000-message chat', async () => {
     const { page } = ui
-    await page.getByRole('button', { name: /Long analysis/ }).click()
+    await page.getByRole('button', { name: /^Long analysis/ }).click()
     await page.locator('[data-message-id="big-4999"]').waitFor()
     const counts: number[] = []
     const list = page.getByTestId('message-list')

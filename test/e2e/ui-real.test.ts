@@ -182,7 +182,7 @@ describeWithBrowser('web UI on the real services', () => {
     const { page } = ui
     await page.locator('[data-role="assistant"]').first().hover()
     await page.getByRole('button', { name: 'Inspect prompt' }).first().click()
-    await page.getByText(/Exactly what run/).waitFor()
+    await page.getByText(/Exactly what was sent/).waitFor()
     // How the run ended and what the server counted (the scripted server reports usage).
     await expect.poll(() => page.getByTestId('run-outcome').textContent()).toMatch(/^Tokens counted by the server: [\d,]+ in, [\d,]+ out\.$/)
     await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()

@@ -121,7 +121,7 @@ export class RunManager {
       limits: DEFAULT_TOOL_LIMITS
     }
 
-    const streamed = { text: '', reasoning: '', savedAt: 0 }
+    const streamed = { text: '', reasoning: '', savedAt: 0, firstToken: false }
     const budget = assembled.preview.budget
     const usedScale = model.info.tokenScale ?? 1
     // An exact count already taught the calibration; reported usage is the fallback.
@@ -197,8 +197,13 @@ export class RunManager {
     await Promise.all(runs.map((run) => run.done))
   }
 
-  private record(event: RunEvent, runId: string, messageId: string, streamed: { text: string; reasoning: string; savedAt: number }): void {
+  private record(event: RunEvent, runId: string, messageId: string, streamed: { text: string; reasoning: string; savedAt: number; firstToken: boolean }): void {
     const runs = this.store.runs
+    if (!streamed.firstToken && (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-start')) {
+      // Time to first token: the model's first output of any kind (text, reasoning or a tool call).
+      streamed.firstToken = true
+      runs.markFirstToken(runId)
+    }
     switch (event.type) {
       case 'text-delta':
         streamed.text += event.text

@@ -98,13 +98,28 @@ describe('createGlassbox', () => {
     expect((await glassbox.getRun({ runId })).status).toBe('failed')
   })
 
-  it('regenerates the last answer in place', async () => {
-    await open([{ text: 'First answer.' }, { text: 'Second answer.' }])
+  it('regenerates the last answer, keeping the earlier one as a version out of the model history', async () => {
+    await open([{ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Third answer.' }])
     const chat = await glassbox.createChat({})
-    await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'Hello?' })).runId)
-    await glassbox.waitForRun((await glassbox.regenerate({ chatId: chat.id })).runId)
+    const first = (await glassbox.sendMessage({ chatId: chat.id, text: 'Hello?' })).runId
+    await glassbox.waitForRun(first)
+    const second = (await glassbox.regenerate({ chatId: chat.id })).runId
+    await glassbox.waitForRun(second)
     const stored = await glassbox.getChat({ chatId: chat.id })
     expect(stored.messages.map((message) => message.text)).toEqual(['Hello?', 'Second answer.'])
+    expect(stored.versions?.map((version) => version.messages.map((message) => message.text))).toEqual([['Hello?', 'First answer.']])
+    expect(stored.versions?.[0].turnId).toBe(stored.messages[0].turnId)
+    expect(stored.versions?.[0].messages[1].runId).toBe(first)
+    expect(stored.messages[1].figures).toMatchObject({ model: expect.any(String), totalMs: expect.any(Number), firstTokenMs: expect.any(Number) })
+    // The earlier answer is never sent again: the regenerated request has only the question.
+    const regenerated = JSON.stringify(server.chatRequests()[1].body)
+    expect(regenerated).not.toContain('First answer.')
+    // Editing the question keeps both earlier versions.
+    await glassbox.waitForRun((await glassbox.editAndResend({ chatId: chat.id, messageId: stored.messages[0].id, text: 'Hi?' })).runId)
+    const edited = await glassbox.getChat({ chatId: chat.id })
+    expect(edited.messages.map((message) => message.text)).toEqual(['Hi?', 'Third answer.'])
+    expect(edited.versions?.map((version) => version.messages[1].text)).toEqual(['First answer.', 'Second answer.'])
+    expect((await glassbox.renameChat({ chatId: chat.id, title: 'Greetings' })).title).toBe('Greetings')
   })
 
   it('runs the evaluation cases through stored test-mode runs', async () => {

@@ -136,7 +136,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   }
 
   /** Stores the user's message, starts the run answering it, and learns memories from it in the background. */
-  async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean, forModel?: EvalModel): Promise<StartedRun> {
+  async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean, forModel?: EvalModel, turnId?: string): Promise<StartedRun> {
     const project = session()
     const snapshot = project.snapshot()
     const question = messageText(snapshot, text, extras.skill)
@@ -145,7 +145,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const current = forModel ? { ...settings(), endpoint: forModel.endpoint, model: forModel.model } : settings()
     // The run reads the whole chat once; naming it needs only its title and whether it is still empty.
     const untitled = store.chats.summary(chatId).title === DEFAULT_CHAT_TITLE && store.chats.recentMessages(chatId, 1).length === 0
-    const userMessage = store.chats.addMessage({ chatId, role: 'user', text: question, status: 'done' })
+    const userMessage = store.chats.addMessage({ chatId, role: 'user', text: question, status: 'done', turnId })
     if (untitled) store.chats.rename(chatId, chatTitle(text))
     const model = await models.resolve(current)
     const started = await runs.start({
@@ -303,14 +303,18 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       const messages = store.chats.get(chatId).messages
       const lastUser = [...messages].reverse().find((message) => message.role === 'user')
       if (!lastUser) throw new Error('Nothing to regenerate: this chat has no question yet.')
-      store.chats.deleteMessagesFrom(chatId, lastUser.id)
-      const { runId } = await ask(chatId, lastUser.text, {})
+      // The earlier answer stays as a version; the question is asked again as the next version.
+      const { turnId } = store.chats.archiveMessagesFrom(chatId, lastUser.id)
+      const { runId } = await ask(chatId, lastUser.text, {}, undefined, undefined, turnId)
       return { runId }
     },
     async editAndResend({ chatId, messageId, text }) {
-      store.chats.deleteMessagesFrom(chatId, messageId)
-      const { runId } = await ask(chatId, text, {})
+      const { turnId } = store.chats.archiveMessagesFrom(chatId, messageId)
+      const { runId } = await ask(chatId, text, {}, undefined, undefined, turnId)
       return { runId }
+    },
+    async renameChat({ chatId, title }) {
+      return store.chats.rename(chatId, title)
     },
     async answerClarification({ chatId, answer }) {
       const { runId } = await ask(chatId, answer, {})

@@ -70,7 +70,13 @@ describe('messages', () => {
     store.chats.updateMessage(answer.id, { text: 'The top customer is ACME.', status: 'done' })
     expect(store.chats.get(chat.id).messages).toEqual([
       user,
-      { ...answer, text: 'The top customer is ACME.', reasoning: 'Look at orders', status: 'done' }
+      {
+        ...answer,
+        text: 'The top customer is ACME.',
+        reasoning: 'Look at orders',
+        status: 'done',
+        figures: { model: 'qwen3', firstTokenMs: null, totalMs: null, inputTokens: null, outputTokens: null }
+      }
     ])
     expect(() => store.chats.updateMessage('missing', { text: 'x' })).toThrow(/no message with id missing/)
   })
@@ -85,6 +91,7 @@ describe('messages', () => {
     const detail = store.chats.get(chat.id)
     expect(detail.messages[1]).toEqual({
       ...answer,
+      figures: { model: 'm', firstTokenMs: null, totalMs: null, inputTokens: null, outputTokens: null },
       toolCalls: [
         { callId: 'call_0', name: 'execute_sql', args: { sql_query: 'SELECT 42' }, ok: true, output: '42', data: { rows: [[42]] } }
       ]
@@ -108,5 +115,76 @@ describe('messages', () => {
     } finally {
       frozen.cleanup()
     }
+  })
+})
+
+describe('answer versions (#16)', () => {
+  function turn(chatId: string, question: string, answer: string, turnId?: string): void {
+    const run = store.runs.start({ chatId, model: 'm', endpoint: 'e', testMode: false })
+    store.chats.addMessage({ chatId, role: 'user', text: question, turnId })
+    store.chats.addMessage({ chatId, role: 'assistant', text: answer, runId: run.id })
+  }
+
+  it('keeps a regenerated answer as a version, out of the live chat, its history and its search', () => {
+    const chat = store.chats.create(projectId, { title: 'Versions' })
+    turn(chat.id, 'First question', 'Old answer about churn')
+    const question = store.chats.messages(chat.id)[0]
+    const { turnId } = store.chats.archiveMessagesFrom(chat.id, question.id)
+    expect(turnId).toBe(question.id)
+    turn(chat.id, 'First question', 'New answer', turnId)
+
+    const detail = store.chats.get(chat.id)
+    expect(detail.messages.map((message) => [message.role, message.text, message.turnId])).toEqual([
+      ['user', 'First question', turnId],
+      ['assistant', 'New answer', undefined]
+    ])
+    expect(detail.versions?.map((version) => [version.turnId, version.messages.map((message) => message.text)])).toEqual([
+      [turnId, ['First question', 'Old answer about churn']]
+    ])
+    expect(detail.versions?.[0].messages[1].figures?.model).toBe('m')
+    expect(store.chats.messages(chat.id).map((message) => message.text)).toEqual(['First question', 'New answer'])
+    expect(store.chats.recentMessages(chat.id, 10).map((message) => message.text)).toEqual(['First question', 'New answer'])
+    expect(store.chats.list(projectId, 'churn')).toEqual([])
+  })
+
+  it('edits an earlier question: it and everything after become one version of that question', () => {
+    const chat = store.chats.create(projectId)
+    turn(chat.id, 'Q1', 'A1')
+    turn(chat.id, 'Q2', 'A2')
+    const first = store.chats.messages(chat.id)[0]
+    const { turnId } = store.chats.archiveMessagesFrom(chat.id, first.id)
+    turn(chat.id, 'Q1 edited', 'A1 again', turnId)
+    const again = store.chats.archiveMessagesFrom(chat.id, store.chats.messages(chat.id)[0].id)
+    expect(again.turnId).toBe(turnId)
+    turn(chat.id, 'Q1 third', 'A1 third', turnId)
+
+    const detail = store.chats.get(chat.id)
+    expect(detail.messages.map((message) => message.text)).toEqual(['Q1 third', 'A1 third'])
+    expect(detail.versions?.map((version) => version.messages.map((message) => message.text))).toEqual([
+      ['Q1', 'A1', 'Q2', 'A2'],
+      ['Q1 edited', 'A1 again']
+    ])
+    expect(detail.versions?.every((version) => version.turnId === turnId)).toBe(true)
+  })
+
+  it('refuses to archive from a message that is not a live question', () => {
+    const chat = store.chats.create(projectId)
+    turn(chat.id, 'Q', 'A')
+    const answer = store.chats.messages(chat.id)[1]
+    expect(() => store.chats.archiveMessagesFrom(chat.id, answer.id)).toThrow(StoreNotFoundError)
+    expect(store.chats.messages(chat.id)).toHaveLength(2)
+  })
+
+  it('gives each answer its model, time to first token, total time and tokens', () => {
+    const chat = store.chats.create(projectId)
+    const run = store.runs.start({ chatId: chat.id, model: 'qwen3', endpoint: 'e', testMode: false })
+    store.chats.addMessage({ chatId: chat.id, role: 'user', text: 'Q' })
+    store.chats.addMessage({ chatId: chat.id, role: 'assistant', text: 'A', runId: run.id })
+    store.runs.markFirstToken(run.id)
+    store.runs.markFirstToken(run.id)
+    store.runs.finish(run.id, { status: 'done', usage: { inputTokens: 5230, outputTokens: 214 } })
+    // The temp store's clock ticks one second per reading: run start (2 s), two messages, first token (5 s), finish (7 s).
+    expect(store.chats.get(chat.id).messages[1].figures).toEqual({ model: 'qwen3', firstTokenMs: 3000, totalMs: 5000, inputTokens: 5230, outputTokens: 214 })
+    expect(store.chats.get(chat.id).messages[0].figures).toBeUndefined()
   })
 })

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import type { ChatDetail, ChatMessageView, ChatSummary, ToolCallView } from '../../shared/api'
+import type { ChatDetail, ChatMessageView, ChatSummary, ChatVersionView, MessageFigures, ToolCallView } from '../../shared/api'
 import type { StoreContext } from './context'
 import { StoreNotFoundError } from './errors'
-import { text, textOrNull, toRow } from './row'
+import { integerOrNull, text, textOrNull, toRow, type Row } from './row'
 import { toToolCall } from './runs-repo'
 
 export type MessageRole = 'user' | 'assistant'
@@ -15,6 +15,8 @@ export interface NewMessage {
   status?: MessageStatus
   runId?: string | null
   reasoning?: string | null
+  /** A new version of an earlier question (see archiveMessagesFrom). */
+  turnId?: string | null
 }
 
 export interface MessageUpdate {
@@ -46,6 +48,8 @@ function toMessage(value: unknown): ChatMessageView {
   const row = toRow(value)
   const reasoning = textOrNull(row, 'reasoning')
   const runId = textOrNull(row, 'run_id')
+  const turnId = textOrNull(row, 'turn_id')
+  const figures = 'run_model' in row ? toFigures(row) : null
   return {
     id: text(row, 'id'),
     role: roleSchema.parse(text(row, 'role')),
@@ -53,9 +57,34 @@ function toMessage(value: unknown): ChatMessageView {
     ...(reasoning === null ? {} : { reasoning }),
     ...(runId === null ? {} : { runId }),
     createdAt: text(row, 'created_at'),
-    status: statusSchema.parse(text(row, 'status'))
+    status: statusSchema.parse(text(row, 'status')),
+    ...(turnId === null ? {} : { turnId }),
+    ...(figures === null ? {} : { figures })
   }
 }
+
+/** The figures of the run that wrote an assistant message (columns `run_*` of MESSAGE_WITH_RUN). */
+function toFigures(row: Row): MessageFigures | null {
+  const model = textOrNull(row, 'run_model')
+  const startedAt = textOrNull(row, 'run_started_at')
+  if (model === null || startedAt === null || text(row, 'role') !== 'assistant') return null
+  const started = Date.parse(startedAt)
+  const since = (key: string): number | null => {
+    const at = textOrNull(row, key)
+    return at === null ? null : Math.max(0, Date.parse(at) - started)
+  }
+  return {
+    model,
+    firstTokenMs: since('run_first_token_at'),
+    totalMs: since('run_ended_at'),
+    inputTokens: integerOrNull(row, 'run_input_tokens'),
+    outputTokens: integerOrNull(row, 'run_output_tokens')
+  }
+}
+
+const MESSAGE_WITH_RUN = `SELECT m.*, r.model AS run_model, r.started_at AS run_started_at, r.first_token_at AS run_first_token_at,
+    r.ended_at AS run_ended_at, r.input_tokens AS run_input_tokens, r.output_tokens AS run_output_tokens
+  FROM messages m LEFT JOIN runs r ON r.id = m.run_id`
 
 /** `%` and `_` typed by the user are literal characters, not wildcards. */
 function likePattern(search: string): string {
@@ -88,7 +117,8 @@ export class ChatsRepo {
             .statement(
               `SELECT * FROM chats c WHERE c.project_id = @projectId AND c.purpose = 'chat'
                  AND (c.title LIKE @pattern ESCAPE '\\'
-                      OR EXISTS (SELECT 1 FROM messages m WHERE m.chat_id = c.id AND m.text LIKE @pattern ESCAPE '\\'))
+                      OR EXISTS (SELECT 1 FROM messages m WHERE m.chat_id = c.id AND m.archived_version IS NULL
+                                   AND m.text LIKE @pattern ESCAPE '\\'))
                ORDER BY c.updated_at DESC, c.rowid DESC`
             )
             .all({ pattern: likePattern(query), projectId })
@@ -114,12 +144,18 @@ export class ChatsRepo {
     return row
   }
 
-  /** The chat with its messages in order, each assistant message carrying its run's tool calls. */
+  /**
+   * The chat with its live messages in order, each assistant message carrying its run's tool calls and
+   * figures, and the earlier versions of its questions.
+   */
   get(chatId: string): ChatDetail {
     return this.context.read(() => {
       const value = this.context.statement(`SELECT * FROM chats WHERE id = ?`).get(chatId)
       if (value === undefined) throw new StoreNotFoundError('chat', chatId)
-      const messages = this.messages(chatId)
+      const rows = this.context
+        .statement(`${MESSAGE_WITH_RUN} WHERE m.chat_id = ? ORDER BY m.created_at, m.rowid`)
+        .all(chatId)
+        .map(toRow)
       const callsByRun = new Map<string, ToolCallView[]>()
       const callRows = this.context
         .statement(
@@ -133,16 +169,31 @@ export class ChatsRepo {
         calls.push(toToolCall(row))
         callsByRun.set(runId, calls)
       }
-      const withCalls = messages.map((message) => {
+      const withCalls = (message: ChatMessageView): ChatMessageView => {
         const calls = message.role === 'assistant' && message.runId ? callsByRun.get(message.runId) : undefined
         return calls ? { ...message, toolCalls: calls } : message
-      })
+      }
+      const live: ChatMessageView[] = []
+      const versions = new Map<string, ChatVersionView>()
+      for (const messageRow of rows) {
+        const message = withCalls(toMessage(messageRow))
+        const archived = textOrNull(messageRow, 'archived_version')
+        if (archived === null) {
+          live.push(message)
+          continue
+        }
+        const version = versions.get(archived)
+        // A version is named by its first message, the question that was regenerated or edited.
+        if (version) version.messages.push(message)
+        else versions.set(archived, { id: archived, turnId: message.turnId ?? message.id, messages: [message] })
+      }
       const row = toRow(value)
       return {
         ...toSummary(row),
         selection: textOrNull(row, 'selection'),
         parentMessageId: textOrNull(row, 'parent_message_id'),
-        messages: withCalls
+        messages: live,
+        ...(versions.size > 0 ? { versions: [...versions.values()] } : {})
       }
     })
   }
@@ -150,7 +201,9 @@ export class ChatsRepo {
   messages(chatId: string): ChatMessageView[] {
     return this.context
       .read(() =>
-        this.context.statement(`SELECT * FROM messages WHERE chat_id = ? ORDER BY created_at, rowid`).all(chatId)
+        this.context
+          .statement(`SELECT * FROM messages WHERE chat_id = ? AND archived_version IS NULL ORDER BY created_at, rowid`)
+          .all(chatId)
       )
       .map(toMessage)
   }
@@ -160,7 +213,10 @@ export class ChatsRepo {
     return this.context
       .read(() =>
         this.context
-          .statement(`SELECT * FROM messages WHERE chat_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`)
+          .statement(
+            `SELECT * FROM messages WHERE chat_id = ? AND archived_version IS NULL
+             ORDER BY created_at DESC, rowid DESC LIMIT ?`
+          )
           .all(chatId, limit)
       )
       .map(toMessage)
@@ -211,19 +267,29 @@ export class ChatsRepo {
   }
 
   /**
-   * Removes `messageId` and every later message of the chat (regenerate, edit and resend); the runs that
-   * answered them stay stored, so their prompts can still be inspected.
+   * Keeps `messageId` (a user message) and every later live message as an earlier version of that question
+   * (regenerate, edit and resend): they leave the live chat but stay readable, with their runs. Returns the
+   * turn id the next version of the question must carry.
    */
-  deleteMessagesFrom(chatId: string, messageId: string): void {
-    this.context.write(() => {
+  archiveMessagesFrom(chatId: string, messageId: string): { turnId: string } {
+    return this.context.write(() => {
       const from = this.context
-        .statement(`SELECT created_at, rowid AS position FROM messages WHERE chat_id = ? AND id = ?`)
+        .statement(
+          `SELECT created_at, rowid AS position, coalesce(turn_id, id) AS turn FROM messages
+           WHERE chat_id = ? AND id = ? AND role = 'user' AND archived_version IS NULL`
+        )
         .get(chatId, messageId)
-      if (from === undefined) throw new StoreNotFoundError('message in chat', `${chatId}/${messageId}`)
+      if (from === undefined) throw new StoreNotFoundError('question in chat', `${chatId}/${messageId}`)
       const row = toRow(from)
+      const turnId = text(row, 'turn')
+      this.context.statement(`UPDATE messages SET turn_id = ? WHERE id = ?`).run(turnId, messageId)
       this.context
-        .statement(`DELETE FROM messages WHERE chat_id = ? AND (created_at, rowid) >= (?, ?)`)
-        .run(chatId, text(row, 'created_at'), row.position)
+        .statement(
+          `UPDATE messages SET archived_version = ?
+           WHERE chat_id = ? AND archived_version IS NULL AND (created_at, rowid) >= (?, ?)`
+        )
+        .run(this.context.newId(), chatId, text(row, 'created_at'), row.position)
+      return { turnId }
     })
   }
 
@@ -233,8 +299,8 @@ export class ChatsRepo {
     this.context.write(() => {
       this.context
         .statement(
-          `INSERT INTO messages (id, chat_id, role, text, reasoning, status, run_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+          `INSERT INTO messages (id, chat_id, role, text, reasoning, status, run_id, created_at, turn_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
         )
         .run(
           id,
@@ -244,7 +310,8 @@ export class ChatsRepo {
           message.reasoning ?? null,
           message.status ?? 'done',
           message.runId ?? null,
-          now
+          now,
+          message.turnId ?? null
         )
       this.context.statement(`UPDATE chats SET updated_at = ? WHERE id = ?`).run(now, message.chatId)
     })
@@ -255,7 +322,8 @@ export class ChatsRepo {
       ...(message.reasoning ? { reasoning: message.reasoning } : {}),
       ...(message.runId ? { runId: message.runId } : {}),
       createdAt: now,
-      status: message.status ?? 'done'
+      status: message.status ?? 'done',
+      ...(message.turnId ? { turnId: message.turnId } : {})
     }
   }
 

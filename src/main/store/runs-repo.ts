@@ -131,6 +131,15 @@ export class RunsRepo {
     return this.getRecord(id)
   }
 
+  /** When the model's first output arrived (once per run; later calls keep the first time). */
+  markFirstToken(runId: string): void {
+    this.context.write(() =>
+      this.context
+        .statement(`UPDATE runs SET first_token_at = coalesce(first_token_at, ?) WHERE id = ?`)
+        .run(this.context.now(), runId)
+    )
+  }
+
   /**
    * Marks runs left 'running' by a process that is gone (killed mid-way, crashed) as failed with stop reason
    * 'interrupted', and their 'streaming' answers as failed (an empty one says what happened). Runs of a

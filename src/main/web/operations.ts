@@ -57,6 +57,7 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     createChat: (input) => api.createChat(parse('createChat', i.createChat, input)),
     getChat: (input) => api.getChat(parse('getChat', i.getChat, input)),
     deleteChat: (input) => api.deleteChat(parse('deleteChat', i.deleteChat, input)),
+    renameChat: (input) => api.renameChat(parse('renameChat', i.renameChat, input)),
     forkChat: (input) => api.forkChat(parse('forkChat', i.forkChat, input)),
     sendMessage: (input) => api.sendMessage(parse('sendMessage', i.sendMessage, input)),
     stopRun: (input) => api.stopRun(parse('stopRun', i.stopRun, input)),

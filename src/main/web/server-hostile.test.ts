@@ -28,7 +28,7 @@ beforeAll(async () => {
   mkdirSync(join(project.dir, 'private'), { recursive: true })
   writeFileSync(join(project.dir, 'private', 'notes.txt'), 'SECRET-IGNORED-NOTE\n')
   writeFileSync(join(project.dir, '.naoignore'), 'private/\n')
-  writeFileSync(join(project.dir, 'docs', 'redos.md'), 'a'.repeat(30) + '!\n')
+  writeFileSync(join(project.dir, 'docs', 'redos.md'), 'a'.repeat(40) + '!\n')
   // Asked about "REDOS", the model greps with a pattern that backtracks exponentially on that line.
   model = await startScriptedServer({
     script: (request) => {
@@ -125,6 +125,6 @@ describe('web mode against hostile input (#11)', () => {
     }
     await glassbox.waitForRun(sent.result.runId)
     const tool = (await glassbox.getChat({ chatId: chat.id })).messages.at(-1)?.toolCalls?.find((call) => call.name === 'grep')
-    expect(tool?.output, tool?.output).toMatch(/too costly.*docs\/redos\.md/)
+    expect(tool?.output, JSON.stringify(tool).slice(0, 3000)).toMatch(/too costly.*docs\/redos\.md/)
   }, 30_000)
 })

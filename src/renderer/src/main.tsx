@@ -1,9 +1,14 @@
 import './styles.css'
+import './daily-use.css'
+import './theme.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './components/layout/App'
 import { AppProvider } from './state/app-state'
+import { startTheme } from './state/theme'
 import { connectTransport } from './transport'
+
+startTheme()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element.')

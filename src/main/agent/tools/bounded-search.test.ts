@@ -37,12 +37,12 @@ describe('grep with a catastrophic regular expression (#11 B3)', () => {
   beforeEach(() => {
     temp = makeTempDir('glassbox-redos-')
     mkdirSync(join(temp.dir, 'docs'))
-    writeFileSync(join(temp.dir, 'docs', 'a.md'), 'first line\n' + 'a'.repeat(30) + '!\nlast line\n')
+    writeFileSync(join(temp.dir, 'docs', 'a.md'), 'first line\n' + 'a'.repeat(40) + '!\nlast line\n')
     writeFileSync(join(temp.dir, 'docs', 'b.md'), 'nothing here\n')
   })
   afterEach(() => temp.cleanup())
 
-  it('stops ^(a+)+$ on 30 a\'s and a "!" within its budget, says the pattern is too costly, and the loop keeps running', async () => {
+  it('stops ^(a+)+$ on 40 a\'s and a "!" within its budget, says the pattern is too costly, and the loop keeps running', async () => {
     const ctx = await makeToolContext(temp.dir, { limits: { searchTimeMs: 1_500 } })
     try {
       const { value: invocation, longestStallMs, elapsedMs } = await withLoopWatch(() => grepTool.invoke({ pattern: '^(a+)+$' }, ctx))
@@ -76,7 +76,7 @@ describe('grep with a catastrophic regular expression (#11 B3)', () => {
     const ctx = await makeToolContext(temp.dir)
     try {
       const found = await grepTool.invoke({ pattern: 'a{30}!' }, ctx)
-      expect(found.output).toBe('docs/a.md:2: ' + 'a'.repeat(30) + '!')
+      expect(found.output).toBe('docs/a.md:2: ' + 'a'.repeat(40) + '!')
       expect((found.data as GrepResult).stopped).toBeNull()
       const invalid = await grepTool.invoke({ pattern: '(a' }, ctx)
       expect(invalid.ok).toBe(false)

@@ -5,10 +5,11 @@ import { memoryCounts } from './0030-memory-counts'
 import { tokenScales } from './0040-token-scales'
 import { runRequests } from './0050-run-requests'
 import { evaluations } from './0060-evaluations'
+import { answerVersions } from './0070-answer-versions'
 import { chatListIndex } from './0080-chat-list-index'
 import { runOwner } from './0090-run-owner'
 
 /** Every schema step in order. Append only: a released step is never edited, a new file fixes it. */
-export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, tokenScales, runRequests, evaluations, chatListIndex, runOwner]
+export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, tokenScales, runRequests, evaluations, answerVersions, chatListIndex, runOwner]
 
 checkRegistry(MIGRATIONS)

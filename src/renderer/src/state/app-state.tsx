@@ -47,6 +47,8 @@ export interface AppState {
   /** Creates a chat and opens it; its id, or null when it failed (the user was told why). */
   newChat(): Promise<string | null>
   deleteChat(chatId: string): Promise<void>
+  /** Renames a chat; false when it failed (the user was told why). */
+  renameChat(chatId: string, title: string): Promise<boolean>
   updateSettings(patch: ApiInputs['updateSettings']): Promise<void>
   refreshModels(): Promise<void>
   runSync(): Promise<void>
@@ -57,6 +59,9 @@ export interface AppState {
   dismissToast(id: number): void
   onPush(listener: (event: PushEvent) => void): () => void
 }
+
+/** The title the store gives a chat until its first question names it. */
+const DEFAULT_CHAT_TITLE = 'New chat'
 
 const AppContext = createContext<AppState | null>(null)
 
@@ -193,6 +198,13 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
 
   const newChat = useCallback(async () => {
     try {
+      // An untouched "New chat" is opened again rather than piling up another empty one.
+      const untouched = chats.find((chat) => chat.title === DEFAULT_CHAT_TITLE && !chat.parentChatId && chat.channel === (settings?.channel ?? null))
+      if (untouched && (await api.getChat({ chatId: untouched.id })).messages.length === 0) {
+        setActiveChatId(untouched.id)
+        setView('chat')
+        return untouched.id
+      }
       const created = await api.createChat({ channel: settings?.channel ?? undefined })
       setChats((list) => [created, ...list])
       setActiveChatId(created.id)
@@ -202,7 +214,21 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
       notify('error', `Could not create a chat: ${errorMessage(error)}`)
       return null
     }
-  }, [api, notify, settings?.channel])
+  }, [api, chats, notify, settings?.channel])
+
+  const renameChat = useCallback(
+    async (chatId: string, title: string) => {
+      try {
+        const renamed = await api.renameChat({ chatId, title })
+        setChats((list) => list.map((chat) => (chat.id === chatId ? renamed : chat)))
+        return true
+      } catch (error) {
+        notify('error', `Could not rename the chat: ${errorMessage(error)}`)
+        return false
+      }
+    },
+    [api, notify]
+  )
 
   const deleteChat = useCallback(
     async (chatId: string) => {
@@ -295,6 +321,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
       refreshChats,
       newChat,
       deleteChat,
+      renameChat,
       updateSettings,
       refreshModels,
       runSync,
@@ -304,7 +331,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
       dismissToast,
       onPush
     }),
-    [transport, api, ready, project, recentProjects, settings, models, modelsLoading, chats, chatSearch, activeChatId, view, revision, sync, toasts, selectChat, openProject, refreshChats, newChat, deleteChat, updateSettings, refreshModels, runSync, cancelSync, bumpRevision, notify, dismissToast, onPush]
+    [transport, api, ready, project, recentProjects, settings, models, modelsLoading, chats, chatSearch, activeChatId, view, revision, sync, toasts, selectChat, openProject, refreshChats, newChat, deleteChat, renameChat, updateSettings, refreshModels, runSync, cancelSync, bumpRevision, notify, dismissToast, onPush]
   )
   return <AppContext.Provider value={state}>{children}</AppContext.Provider>
 }

@@ -1,9 +1,37 @@
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts'
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts'
+import { queryLabel } from '../common/plain-words'
+import { BigSeriesChart } from './BigSeriesChart'
+import { seriesColor } from './chart-palette'
+import { formatAxisNumber, formatNumber } from '../../state/locale'
 import type { ChartSpec } from '../../state/tool-data'
+import { startTransition, useLayoutEffect, useRef, useState } from 'react'
+
+const CHART_HEIGHT = 240
+
+/**
+ * The width of the chart's column. The chart is drawn at that width as a transition: React renders it in
+ * slices of a few milliseconds, so a chart of hundreds of bars never holds the page for long.
+ */
+function useColumnWidth(): [React.RefObject<HTMLDivElement | null>, number | null] {
+  const ref = useRef<HTMLDivElement>(null)
+  const [width, setWidth] = useState<number | null>(null)
+  useLayoutEffect(() => {
+    const element = ref.current
+    if (!element) return
+    const measure = (): void => {
+      const next = Math.floor(element.clientWidth)
+      startTransition(() => setWidth((current) => (current === next ? current : next)))
+    }
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
+  return [ref, width]
+}
 
 // A chart drawn from the rows of the query it names (display_chart), never from numbers the model typed.
 
-const PALETTE = ['#2f6fde', '#17a589', '#e67e22', '#8e44ad', '#c0392b', '#7f8c8d']
 
 function toPoints(spec: ChartSpec): Record<string, unknown>[] {
   const table = spec.table
@@ -18,18 +46,85 @@ function toPoints(spec: ChartSpec): Record<string, unknown>[] {
   })
 }
 
-export function ChartView({ spec }: { spec: ChartSpec }): React.JSX.Element {
+const tooltipValue = (value: unknown): string => (typeof value === 'number' ? formatNumber(value) : String(value))
+
+interface Props {
+  spec: ChartSpec
+  /** Fixed size (export to PNG); by default the chart fills its column. */
+  size?: { width: number; height: number }
+  /** Buttons under the chart (save as PNG). */
+  actions?: React.ReactNode
+}
+
+/** The chart's drawing alone, for the PNG export: no HTML legend, fixed size, no animation. */
+export function ChartDrawing({ spec, width, height }: { spec: ChartSpec; width: number; height: number }): React.JSX.Element | null {
+  return drawChart(spec, toPoints(spec), { width, height, legend: false })
+}
+
+export function ChartView({ spec, size, actions }: Props): React.JSX.Element {
+  const [column, columnWidth] = useColumnWidth()
   const points = toPoints(spec)
-  if (!spec.table) return <p className="muted small">Chart "{spec.title}": the rows of query {spec.queryId ?? '(none)'} are not available.</p>
+  if (!spec.table) return <p className="muted small">Chart "{spec.title}": the rows of <span title={spec.queryId ?? undefined}>{queryLabel(spec.queryId)}</span> are not available.</p>
   if (points.length === 0) return <p className="muted small">Chart "{spec.title}": the query returned no rows to draw.</p>
-  const color = (index: number, own?: string): string => own ?? PALETTE[index % PALETTE.length]
-  const common = { data: points, margin: { top: 8, right: 16, bottom: 4, left: 0 } }
+  const drawn = size ?? (columnWidth ? { width: columnWidth, height: CHART_HEIGHT } : null)
+  const name = `${spec.title}: ${spec.chartType} chart of ${spec.series.map((series) => series.label).join(', ')} by ${spec.xAxisKey}, ${formatNumber(points.length)} points`
+  return (
+    <figure className="chart" data-testid="chart" aria-label={name}>
+      <figcaption>{spec.title}</figcaption>
+      <div className="chart-canvas" role="img" aria-label={name}>
+        <div ref={column} className="chart-column" style={{ height: drawn?.height ?? CHART_HEIGHT }}>
+          {drawn && drawChart(spec, points, { ...drawn, legend: true })}
+        </div>
+      </div>
+      <div className="chart-foot">
+        <p className="muted small chart-source">
+          From <span className="technical-id" title={spec.queryId ?? undefined}>{queryLabel(spec.queryId)}</span> · {formatNumber(points.length)} rows
+        </p>
+        {actions}
+      </div>
+    </figure>
+  )
+}
+
+/** Above this many points, bar, line and area charts are drawn by BigSeriesChart. */
+const MANY_POINTS = 120
+
+/**
+ * With many categories, label every n-th one (about one per 64 px). A fixed interval also spares recharts
+ * from measuring every label's width, which for 500 labels costs more than drawing the chart.
+ */
+function tickInterval(count: number, width: number | undefined): number | 'preserveEnd' {
+  const fits = Math.max(1, Math.floor((width ?? 600) / 64))
+  return count <= fits ? 'preserveEnd' : Math.ceil(count / fits) - 1
+}
+
+function drawChart(spec: ChartSpec, points: Record<string, unknown>[], options: { width?: number; height?: number; legend: boolean }): React.JSX.Element {
+  const cartesian = !spec.chartType.includes('pie') && spec.chartType !== 'scatter' && !spec.chartType.startsWith('stacked')
+  if (cartesian && points.length > MANY_POINTS && options.width && options.height) {
+    return (
+      <>
+        <BigSeriesChart spec={spec} points={points} width={options.width} height={options.legend ? options.height - 24 : options.height} />
+        {options.legend && (
+          <ul className="big-chart-legend">
+            {spec.series.map((series, index) => (
+              <li key={series.dataKey}>
+                <span className="swatch" style={{ background: seriesColor(index, series.color) }} /> {series.label}
+              </li>
+            ))}
+          </ul>
+        )}
+      </>
+    )
+  }
+  const color = seriesColor
+  const common = { data: points, margin: { top: 8, right: 16, bottom: 4, left: 0 }, width: options.width, height: options.height }
+  const legend = options.legend ? <Legend key="legend" wrapperStyle={{ fontSize: 12 }} /> : null
   const axes = [
     <CartesianGrid key="grid" strokeDasharray="3 3" stroke="#e6e8ec" />,
-    <XAxis key="x" dataKey={spec.xAxisKey} tick={{ fontSize: 11 }} stroke="#8a919c" />,
-    <YAxis key="y" tick={{ fontSize: 11 }} stroke="#8a919c" width={48} />,
-    <Tooltip key="tip" />,
-    <Legend key="legend" wrapperStyle={{ fontSize: 12 }} />
+    <XAxis key="x" dataKey={spec.xAxisKey} tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" tickFormatter={formatAxisNumber} interval={tickInterval(points.length, options.width)} />,
+    <YAxis key="y" tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" width={56} tickFormatter={formatAxisNumber} />,
+    <Tooltip key="tip" formatter={tooltipValue} />,
+    legend
   ]
   const stacked = spec.chartType.startsWith('stacked')
   let chart: React.JSX.Element
@@ -55,9 +150,9 @@ export function ChartView({ spec }: { spec: ChartSpec }): React.JSX.Element {
     chart = (
       <ScatterChart {...common}>
         <CartesianGrid strokeDasharray="3 3" stroke="#e6e8ec" />
-        <XAxis dataKey={spec.xAxisKey} name={spec.xAxisKey} tick={{ fontSize: 11 }} stroke="#8a919c" type="number" />
-        <YAxis dataKey={spec.series[0]?.dataKey} name={spec.series[0]?.label} tick={{ fontSize: 11 }} stroke="#8a919c" width={48} />
-        <Tooltip />
+        <XAxis dataKey={spec.xAxisKey} name={spec.xAxisKey} tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" type="number" tickFormatter={formatAxisNumber} />
+        <YAxis dataKey={spec.series[0]?.dataKey} name={spec.series[0]?.label} tick={{ fontSize: 11, fill: '#5f6776' }} stroke="#8a919c" width={56} tickFormatter={formatAxisNumber} />
+        <Tooltip formatter={tooltipValue} />
         {spec.series.slice(0, 1).map((series, index) => (
           <Scatter key={series.dataKey} name={series.label} data={points} fill={color(index, series.color)} isAnimationActive={false} />
         ))}
@@ -66,9 +161,9 @@ export function ChartView({ spec }: { spec: ChartSpec }): React.JSX.Element {
   } else if (spec.chartType.includes('pie')) {
     const series = spec.series[0]
     chart = (
-      <PieChart>
-        <Tooltip />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
+      <PieChart width={options.width} height={options.height}>
+        <Tooltip formatter={tooltipValue} />
+        {legend}
         <Pie data={points} dataKey={series?.dataKey ?? ''} nameKey={spec.xAxisKey} outerRadius="75%" isAnimationActive={false}>
           {points.map((_, index) => (
             <Cell key={index} fill={color(index)} />
@@ -86,17 +181,5 @@ export function ChartView({ spec }: { spec: ChartSpec }): React.JSX.Element {
       </BarChart>
     )
   }
-  return (
-    <figure className="chart" data-testid="chart">
-      <figcaption>{spec.title}</figcaption>
-      <div className="chart-canvas">
-        <ResponsiveContainer width="100%" height={240}>
-          {chart}
-        </ResponsiveContainer>
-      </div>
-      <p className="muted small chart-source">
-        From query <code>{spec.queryId}</code> · {points.length} rows
-      </p>
-    </figure>
-  )
+  return chart
 }

@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ChatMessageView, ModelServerView, Settings } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'
 import { usePromptPreview } from '../../state/use-prompt-preview'
 import { EMPTY_DRAFT, isDraftEmpty, type Draft } from '../../state/draft'
 import { readTable, type TableData } from '../../state/tool-data'
 import type { ChatController } from '../../state/use-chat'
+import { showVersions } from '../../state/versions'
+import { ChatHeader } from './ChatHeader'
 import { Composer } from './Composer'
 import type { MessageActions } from './MessageItem'
 import { MessageList } from './MessageList'
@@ -39,16 +41,23 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
   // Charts find the rows of the query they name, in this answer or an earlier one.
   const tableMap = useMemo(() => {
     const map = new Map<string, TableData>()
-    for (const message of chat?.messages ?? []) {
+    for (const message of [...(chat?.versions ?? []).flatMap((version) => version.messages), ...(chat?.messages ?? [])]) {
       for (const call of message.toolCalls ?? []) {
         const table = call.name === 'execute_sql' ? readTable(call.data) : null
         if (table?.queryId) map.set(table.queryId, table)
       }
     }
     return map
-  }, [chat?.messages])
+  }, [chat?.messages, chat?.versions])
   const tables = useRef(tableMap)
   tables.current = tableMap
+
+  // Which version of each question is shown; a new version (regenerate, edit) shows the newest again.
+  const [chosenVersions, setChosenVersions] = useState<Record<string, number>>({})
+  const versionCount = chat?.versions?.length ?? 0
+  useEffect(() => setChosenVersions({}), [chat?.id, versionCount])
+  const shown = useMemo(() => showVersions(chat?.messages ?? [], chat?.versions, chosenVersions), [chat?.messages, chat?.versions, chosenVersions])
+  const showVersion = useCallback((turnId: string, index: number) => setChosenVersions((chosen) => ({ ...chosen, [turnId]: index })), [])
 
   const controllerRef = useRef(controller)
   controllerRef.current = controller
@@ -65,9 +74,10 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
       answerClarification: (answer) => void controllerRef.current.answerClarification(answer),
       send,
       inspectRun: onInspectRun,
-      lookupTable: (queryId) => tables.current.get(queryId) ?? null
+      lookupTable: (queryId) => tables.current.get(queryId) ?? null,
+      showVersion
     }),
-    [onInspectRun, send]
+    [onInspectRun, send, showVersion]
   )
   const onFork = useCallback((messageId: string, selection: string) => void controllerRef.current.fork(messageId, selection), [])
 
@@ -133,6 +143,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
   const messages = chat?.messages ?? []
   return (
     <section className="chat-pane">
+      {chat && <ChatHeader chat={chat} shown={shown} />}
       {chat?.selection && (
         <div className="fork-banner">
           <span className="muted">Forked from a selection:</span> “{chat.selection.length > 160 ? `${chat.selection.slice(0, 160)}…` : chat.selection}”
@@ -156,7 +167,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
           </div>
         </div>
       ) : (
-        chat && <MessageList chatId={chat.id} messages={messages} busy={busy} actions={actions} onFork={onFork} archivedThroughId={archivedThroughId} />
+        chat && <MessageList chatId={chat.id} shown={shown} busy={busy} actions={actions} onFork={onFork} archivedThroughId={archivedThroughId} />
       )}
       {sending && !busy && (
         <div className="sending-line muted small" data-testid="sending">

@@ -1,6 +1,8 @@
 import { memo, useState } from 'react'
 import type { ChatMessageView, ToolCallView } from '../../../../shared/api'
+import { formatDuration, formatNumber } from '../../state/locale'
 import { readChart, readClarification, readFollowUps, type TableData } from '../../state/tool-data'
+import type { VersionInfo } from '../../state/versions'
 import { LazyChartView } from './LazyChartView'
 import { ClarificationCard } from './ClarificationCard'
 import { FollowUpChips } from './FollowUpChips'
@@ -15,6 +17,8 @@ export interface MessageActions {
   send(text: string): void
   inspectRun(runId: string): void
   lookupTable(queryId: string): TableData | null
+  /** Shows another version of a question (and its answer). */
+  showVersion(turnId: string, index: number): void
 }
 
 const DISPLAY_TOOLS = new Set(['display_chart', 'clarification', 'suggest_follow_ups'])
@@ -25,13 +29,17 @@ interface Props {
   isLast: boolean
   busy: boolean
   actions: MessageActions
+  /** The question has several versions: which one this is. */
+  version?: VersionInfo
+  /** Part of an earlier version: shown, not changed. */
+  archived?: boolean
 }
 
-export const MessageItem = memo(function MessageItem({ message, isLast, busy, actions }: Props): React.JSX.Element {
-  return message.role === 'user' ? <UserMessage message={message} busy={busy} actions={actions} /> : <AssistantMessage message={message} isLast={isLast} busy={busy} actions={actions} />
+export const MessageItem = memo(function MessageItem(props: Props): React.JSX.Element {
+  return props.message.role === 'user' ? <UserMessage {...props} /> : <AssistantMessage {...props} />
 })
 
-function UserMessage({ message, busy, actions }: Omit<Props, 'isLast'>): React.JSX.Element {
+function UserMessage({ message, busy, actions, archived }: Props): React.JSX.Element {
   const [editing, setEditing] = useState(false)
   const [draft, setDraft] = useState(message.text)
   const [expanded, setExpanded] = useState(false)
@@ -62,7 +70,7 @@ function UserMessage({ message, busy, actions }: Omit<Props, 'isLast'>): React.J
         )}
       </div>
       <div className="message-actions">
-        <button className="icon-button" title="Edit and resend" disabled={busy || message.id.startsWith('local-')} onClick={() => (setDraft(message.text), setEditing(true))}>
+        <button className="icon-button" title={archived ? 'This is an earlier version: go to the newest one to edit' : 'Edit and resend (the answer you have now is kept as a version)'} disabled={busy || archived || message.id.startsWith('local-')} onClick={() => (setDraft(message.text), setEditing(true))}>
           Edit
         </button>
       </div>
@@ -74,7 +82,7 @@ function formatSize(chars: number): string {
   return chars >= 1_000_000 ? `${(chars / 1_000_000).toFixed(1)} M characters` : `${Math.round(chars / 1000)} k characters`
 }
 
-function AssistantMessage({ message, isLast, busy, actions }: Props): React.JSX.Element {
+function AssistantMessage({ message, isLast, busy, actions, version, archived }: Props): React.JSX.Element {
   const calls = message.toolCalls ?? []
   const work = calls.filter((call) => !DISPLAY_TOOLS.has(call.name))
   const streaming = message.status === 'streaming'
@@ -111,21 +119,28 @@ function AssistantMessage({ message, isLast, busy, actions }: Props): React.JSX.
       {message.status === 'failed' && <RunError error={message.error} />}
       {calls.filter((call) => call.name === 'clarification').map((call) => {
         const clarification = readClarification(call)
-        return clarification ? <ClarificationCard key={call.callId} {...clarification} disabled={!isLast || busy} onAnswer={actions.answerClarification} /> : null
+        return clarification ? <ClarificationCard key={call.callId} {...clarification} disabled={!isLast || archived || busy} onAnswer={actions.answerClarification} /> : null
       })}
-      {isLast && !busy && calls.filter((call) => call.name === 'suggest_follow_ups').map((call) => <FollowUpChips key={call.callId} suggestions={readFollowUps(call)} disabled={busy} onPick={actions.send} />)}
+      {isLast && !archived && !busy && calls.filter((call) => call.name === 'suggest_follow_ups').map((call) => <FollowUpChips key={call.callId} suggestions={readFollowUps(call)} disabled={busy} onPick={actions.send} />)}
+      {(version || message.figures) && (
+        <div className="message-footer">
+          {version && <VersionSwitcher version={version} onShow={actions.showVersion} />}
+          {archived && <span className="badge small">earlier version</span>}
+          {message.figures && !streaming && <Figures figures={message.figures} />}
+        </div>
+      )}
       {!streaming && (
         <div className="message-actions">
           <button className="icon-button" title="Copy the answer" onClick={() => void navigator.clipboard?.writeText(message.text)}>
             Copy
           </button>
-          {isLast && (
-            <button className="icon-button" title="Ask the model again" disabled={busy} onClick={actions.regenerate}>
+          {isLast && !archived && (
+            <button className="icon-button" title="Ask the model again (this answer is kept as a version)" disabled={busy} onClick={actions.regenerate}>
               Regenerate
             </button>
           )}
           {message.runId && (
-            <button className="icon-button" title="Show exactly what the model was sent for this answer" onClick={() => message.runId && actions.inspectRun(message.runId)}>
+            <button className="icon-button" title={`Show exactly what the model was sent for this answer (run ${message.runId})`} onClick={() => message.runId && actions.inspectRun(message.runId)}>
               Inspect prompt
             </button>
           )}
@@ -133,6 +148,39 @@ function AssistantMessage({ message, isLast, busy, actions }: Props): React.JSX.
         </div>
       )}
     </div>
+  )
+}
+
+function VersionSwitcher({ version, onShow }: { version: VersionInfo; onShow(turnId: string, index: number): void }): React.JSX.Element {
+  const { turnId, index, count } = version
+  return (
+    <span className="version-switcher" role="group" aria-label="Answer versions" data-testid="version-switcher">
+      <button className="icon-button" aria-label="Previous version" disabled={index === 0} onClick={() => onShow(turnId, index - 1)}>
+        ‹
+      </button>
+      <span className="version-count" aria-live="polite">
+        {index + 1}/{count}
+      </span>
+      <button className="icon-button" aria-label="Next version" disabled={index === count - 1} onClick={() => onShow(turnId, index + 1)}>
+        ›
+      </button>
+    </span>
+  )
+}
+
+/** Model, time to first token, total time and tokens in/out of the run that wrote this answer. */
+function Figures({ figures }: { figures: NonNullable<ChatMessageView['figures']> }): React.JSX.Element {
+  return (
+    <span className="message-figures" data-testid="message-figures">
+      <span title="Model that wrote this answer">{figures.model}</span>
+      {figures.firstTokenMs !== null && <span title="Time until the model's first output (text, reasoning or a tool call)">first token {formatDuration(figures.firstTokenMs)}</span>}
+      {figures.totalMs !== null && <span title="Time from sending to the end of the answer, tools included">{formatDuration(figures.totalMs)} total</span>}
+      {figures.inputTokens !== null && figures.outputTokens !== null && (
+        <span title="Tokens the model read (prompt, every round) → tokens it wrote, as the server reported them">
+          {formatNumber(figures.inputTokens)} → {formatNumber(figures.outputTokens)} tokens
+        </span>
+      )}
+    </span>
   )
 }
 

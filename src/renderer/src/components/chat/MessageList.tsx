@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
-import type { ChatMessageView } from '../../../../shared/api'
+import type { ShownMessage } from '../../state/versions'
 import { ForkIcon } from '../layout/Sidebar'
 import { MessageItem, type MessageActions } from './MessageItem'
 
@@ -10,7 +10,8 @@ import { MessageItem, type MessageActions } from './MessageItem'
 
 interface Props {
   chatId: string
-  messages: ChatMessageView[]
+  /** The messages as shown: the live chat, or an earlier version of a question from there on. */
+  shown: ShownMessage[]
   busy: boolean
   actions: MessageActions
   onFork(messageId: string, selection: string): void
@@ -27,7 +28,8 @@ interface ForkOffer {
 
 const BOTTOM_SLACK_PX = 80
 
-export const MessageList = memo(function MessageList({ chatId, messages, busy, actions, onFork, archivedThroughId }: Props): React.JSX.Element {
+export const MessageList = memo(function MessageList({ chatId, shown, busy, actions, onFork, archivedThroughId }: Props): React.JSX.Element {
+  const messages = shown
   const scrollRef = useRef<HTMLDivElement>(null)
   const atBottom = useRef(true)
   const [fork, setFork] = useState<ForkOffer | null>(null)
@@ -36,8 +38,8 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
     count: messages.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 140,
-    overscan: 6,
-    getItemKey: (index) => messages[index]?.id ?? index
+    overscan: 3,
+    getItemKey: (index) => messages[index]?.message.id ?? index
   })
 
   const count = useRef(messages.length)
@@ -48,7 +50,7 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
     if (count.current > 0) virtualizer.scrollToIndex(count.current - 1, { align: 'end' })
   }, [chatId, virtualizer])
 
-  const last = messages[messages.length - 1]
+  const last = messages[messages.length - 1]?.message
   useEffect(() => {
     if (atBottom.current && messages.length > 0) {
       const element = scrollRef.current
@@ -80,14 +82,21 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
 
   const items = virtualizer.getVirtualItems()
   return (
-    <div className="message-list-frame">
+    <div className={`message-list-frame ${awayFromEnd ? 'with-latest' : ''}`}>
       <div className="message-list" ref={scrollRef} onScroll={onScroll} onMouseUp={onMouseUp} data-testid="message-list">
         <div className="message-list-inner" style={{ height: virtualizer.getTotalSize() }}>
           <div className="message-list-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
             {items.map((item) => (
               <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="message-row">
-                <MessageItem message={messages[item.index]} isLast={item.index === messages.length - 1} busy={busy} actions={actions} />
-                {messages[item.index].id === archivedThroughId && (
+                <MessageItem
+                  message={messages[item.index].message}
+                  version={messages[item.index].version}
+                  archived={messages[item.index].archived}
+                  isLast={item.index === messages.length - 1}
+                  busy={busy}
+                  actions={actions}
+                />
+                {messages[item.index].message.id === archivedThroughId && (
                   <div className="archive-marker" data-testid="archive-marker" role="note">
                     The model no longer sees the messages above: they were archived to fit its context window (it can read them back with a tool).
                   </div>
@@ -100,6 +109,7 @@ export const MessageList = memo(function MessageList({ chatId, messages, busy, a
       {awayFromEnd && (
         <button
           className="jump-to-latest"
+          title="Scroll to the latest message"
           onClick={() => {
             atBottom.current = true
             setAwayFromEnd(false)

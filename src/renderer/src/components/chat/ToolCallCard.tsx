@@ -1,6 +1,9 @@
 import { useState } from 'react'
 import type { ToolCallView } from '../../../../shared/api'
+import { useApp } from '../../state/app-state'
+import { formatNumber } from '../../state/locale'
 import { readTable, sqlOf } from '../../state/tool-data'
+import { queryLabel } from '../common/plain-words'
 import { LazyMarkdown } from './LazyMarkdown'
 import { ResultTable } from './ResultTable'
 
@@ -25,7 +28,7 @@ function headline(call: ToolCallView): string {
   if (call.name === 'execute_sql') {
     const table = readTable(call.data)
     if (call.ok === false) return 'failed'
-    return table ? `${table.rowCount.toLocaleString()} row${table.rowCount === 1 ? '' : 's'}${table.queryId ? ` · ${table.queryId}` : ''}` : ''
+    return table ? `${formatNumber(table.rowCount)} row${table.rowCount === 1 ? '' : 's'}${table.queryId ? ` · ${queryLabel(table.queryId)}` : ''}` : ''
   }
   return typeof first === 'string' ? first : ''
 }
@@ -44,14 +47,23 @@ export function ToolCallCard({ call }: { call: ToolCallView }): React.JSX.Elemen
       <button className="tool-call-head" onClick={() => setOpen((value) => !value)} aria-expanded={open}>
         <StatusDot ok={call.ok} />
         <span className="tool-call-label">{LABELS[call.name] ?? call.name}</span>
-        <span className="tool-call-summary">{headline(call)}</span>
+        <span className="tool-call-summary" title={call.name === 'execute_sql' ? (readTable(call.data)?.queryId ?? undefined) : undefined}>
+          {headline(call)}
+        </span>
         <span className="chevron" aria-hidden>
           {open ? '▾' : '▸'}
         </span>
       </button>
       {open && (
         <div className="tool-call-body">
-          {sql !== null ? <LazyMarkdown text={'```sql\n' + sql + '\n```'} /> : <pre className="code-block">{JSON.stringify(call.args, null, 2)}</pre>}
+          {sql !== null ? (
+            <div className="sql-block">
+              <LazyMarkdown text={'```sql\n' + sql + '\n```'} />
+              <CopySql sql={sql} />
+            </div>
+          ) : (
+            <pre className="code-block">{JSON.stringify(call.args, null, 2)}</pre>
+          )}
           {table && call.ok !== false ? (
             <ResultTable table={table} />
           ) : call.ok === null ? (
@@ -62,6 +74,25 @@ export function ToolCallCard({ call }: { call: ToolCallView }): React.JSX.Elemen
         </div>
       )}
     </div>
+  )
+}
+
+function CopySql({ sql }: { sql: string }): React.JSX.Element {
+  const { notify } = useApp()
+  const [copied, setCopied] = useState(false)
+  return (
+    <button
+      className="icon-button copy-sql"
+      title="Copy this SQL to the clipboard"
+      onClick={() =>
+        void navigator.clipboard.writeText(sql).then(
+          () => (setCopied(true), window.setTimeout(() => setCopied(false), 1500)),
+          () => notify('error', 'Could not copy: the clipboard is not available here.')
+        )
+      }
+    >
+      {copied ? 'Copied' : 'Copy SQL'}
+    </button>
   )
 }
 

@@ -1,3 +1,4 @@
+import { PlainText } from '../common/PlainText'
 import type { Budget } from '../../../../shared/prompt'
 import { useApp } from '../../state/app-state'
 import { formatTokens, percent } from './format'
@@ -58,7 +59,7 @@ export function TrimList({ budget }: { budget: Budget }): React.JSX.Element {
     <ul className="trim-list" data-testid="trims">
       {budget.trimmed.map((trim, index) => (
         <li key={index}>
-          <span className="badge warn">{trim.part}</span> {trim.detail} <span className="muted">(−{formatTokens(trim.tokensSaved)} tokens)</span>
+          <span className="badge warn">{trim.part}</span> <PlainText text={trim.detail} /> <span className="muted">(−{formatTokens(trim.tokensSaved)} tokens)</span>
         </li>
       ))}
     </ul>

@@ -77,7 +77,11 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
         </div>
         {runId ? (
           <div className="inspector-source run">
-            Exactly what run <code title={runId}>{runId.length > 12 ? `${runId.slice(0, 8)}…` : runId}</code> sent.{' '}
+            Exactly what was sent for the{' '}
+            <span className="technical-id" title={`run ${runId}`}>
+              answer you picked
+            </span>
+            .{' '}
             <button className="link-button" onClick={onLeaveRun}>
               Back to live preview
             </button>

@@ -7,7 +7,7 @@ export function LongText({ text, className, testId }: { text: string; className?
   const cut = !all && text.length > DISPLAY_CHARS
   return (
     <>
-      <pre className={className ?? 'prompt-text'} data-testid={testId}>
+      <pre className={className ?? 'prompt-text'} data-testid={testId} tabIndex={0}>
         {cut ? text.slice(0, DISPLAY_CHARS) : text}
       </pre>
       {cut && (

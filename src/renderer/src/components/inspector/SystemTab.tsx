@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { OverrideMode, PromptPreview, PromptSection } from '../../../../shared/prompt'
+import { OVERRIDE_LABELS } from '../common/plain-words'
 import { formatTokens } from './format'
 
 // The system prompt exactly as sent, with an outline of its sections (tokens, sources, component).
@@ -14,8 +15,8 @@ const OVERRIDE_TEXT: Record<OverrideMode, string> = {
 
 export function OverrideBadge({ mode }: { mode: OverrideMode }): React.JSX.Element {
   return (
-    <span className={`badge override-${mode}`} data-testid="override-mode" title={OVERRIDE_TEXT[mode]}>
-      {mode === 'default' ? 'default prompt' : mode}
+    <span className={`badge override-${mode}`} data-testid="override-mode" data-mode={mode} title={`${OVERRIDE_TEXT[mode]} (override mode: ${mode})`}>
+      {OVERRIDE_LABELS[mode]}
     </span>
   )
 }
@@ -57,7 +58,7 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
         ))}
         {preview.sections.length === 0 && <li className="muted small">No section map for this prompt.</li>}
       </ol>
-      <pre className="prompt-text system-text" ref={text} data-testid="system-text">
+      <pre className="prompt-text system-text" ref={text} data-testid="system-text" tabIndex={0}>
         {selected ? (
           <>
             {preview.system.slice(0, selected.start)}

@@ -9,7 +9,9 @@ export function UserTab({ preview, draft }: { preview: PromptPreview; draft: Dra
   return (
     <div className="user-tab">
       <div className="tab-toolbar">
-        <span className="badge">{templated ? 'user-prompt template' : 'bare question'}</span>
+        <span className="badge" title={templated ? 'user-prompt.md template' : 'bare question (no template)'}>
+          {templated ? 'question with context' : 'question only'}
+        </span>
         <span className="muted small">{templated ? 'Context block: file metadata only; the model reads contents with tools.' : 'No files or earlier results: the question is sent as typed.'}</span>
       </div>
       {draft && (draft.skill || draft.tables.length > 0 || draft.attachments.length > 0) && (

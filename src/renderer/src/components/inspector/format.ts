@@ -1,4 +1,6 @@
-export const formatTokens = (tokens: number): string => tokens.toLocaleString('en-US')
+import { formatNumber } from '../../state/locale'
+
+export const formatTokens = (tokens: number): string => formatNumber(tokens)
 
 export function percent(part: number, whole: number): string {
   if (whole <= 0) return '–'

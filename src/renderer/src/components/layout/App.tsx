@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useApp } from '../../state/app-state'
+import { INSPECTOR_RANGE, inspectorLayout, SIDEBAR_RANGE, usePaneWidths } from '../../state/panes'
+import { useShortcuts } from '../../state/shortcuts'
 import { EMPTY_DRAFT, type Draft } from '../../state/draft'
 import { useChat } from '../../state/use-chat'
 import { ChatView } from '../chat/ChatView'
@@ -7,16 +9,25 @@ import { Inspector } from '../inspector/Inspector'
 import { MemoryManager } from '../panels/MemoryManager'
 import { SettingsPanel } from '../panels/SettingsPanel'
 import { TestsPanel } from '../panels/TestsPanel'
+import { HelpSheet } from './HelpSheet'
+import { PaneResizer } from './PaneResizer'
 import { Sidebar } from './Sidebar'
 import { Toasts } from './Toasts'
 import { TopBar } from './TopBar'
 import { useLearnedMemoryNotices } from '../../state/use-learned-memories'
 
 // Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
-// it and the inspector previews it.
+// it and the inspector previews it. Panes are resizable and remembered; when the inspector would leave the
+// chat narrower than 480 px it collapses to a tab at the right edge (opened, it lies over the chat).
+
+const INSPECTOR_TAB_WIDTH = 34
+
+function focusComposer(): void {
+  document.querySelector<HTMLElement>('[data-testid="composer"]')?.focus()
+}
 
 export function App(): React.JSX.Element {
-  const { ready, project, view, activeChatId, newChat } = useApp()
+  const { ready, project, view, activeChatId, newChat, setView } = useApp()
   const controller = useChat(activeChatId)
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})
   const [inspectedRun, setInspectedRun] = useState<string | null>(null)
@@ -35,6 +46,8 @@ export function App(): React.JSX.Element {
     },
     [newChat]
   )
+  // On a narrow window the inspector is a tab; opened from there it lies over the chat (overlayOpen).
+  const [overlayOpen, setOverlayOpen] = useState(false)
   // Typing at first open, before any chat exists: the message opens a chat and is sent in it.
   const [autoSendChat, setAutoSendChat] = useState<string | null>(null)
   const startChat = useCallback(
@@ -50,13 +63,40 @@ export function App(): React.JSX.Element {
   const inspectRun = useCallback((runId: string) => {
     setInspectedRun(runId)
     setInspectorOpen(true)
+    setOverlayOpen(true)
   }, [])
 
+  // Layout (#16): pane widths, the inspector docked or as a tab, shortcuts and their help sheet.
+  const { widths, resize, viewportWidth } = usePaneWidths()
+  const { layout, inspectorWidth } = inspectorLayout(viewportWidth, widths, INSPECTOR_TAB_WIDTH)
+  const [helpOpen, setHelpOpen] = useState(false)
+  useShortcuts({
+    newChat: () => void newChat().then((id) => id && window.setTimeout(focusComposer, 50)),
+    focusComposer: () => (view === 'chat' ? focusComposer() : (setView('chat'), window.setTimeout(focusComposer, 50))),
+    toggleInspector: () => (layout === 'tab' ? setOverlayOpen((open) => !open) : setInspectorOpen((open) => !open)),
+    searchChats: () => document.querySelector<HTMLElement>('[data-testid="chat-search"]')?.focus(),
+    help: () => setHelpOpen((open) => !open)
+  })
+  const inspectorShown = Boolean(project) && (layout === 'tab' ? overlayOpen : inspectorOpen)
+  const paneClass = !project ? 'no-inspector' : layout === 'tab' ? `inspector-as-tab ${overlayOpen ? 'inspector-over' : ''}` : inspectorOpen ? '' : 'inspector-as-tab'
+  const paneStyle = { '--sidebar-width': `${widths.sidebar}px`, '--inspector-width': `${inspectorWidth}px`, '--inspector-tab-width': `${INSPECTOR_TAB_WIDTH}px` } as React.CSSProperties
+
   return (
-    <div className={`app ${inspectorOpen && project ? '' : 'no-inspector'}`}>
+    <div className={`app ${paneClass}`} style={paneStyle} data-layout={project ? (inspectorShown && layout === 'docked' ? 'docked' : inspectorShown ? 'over' : 'tab') : 'none'}>
+      <a
+        className="skip-link"
+        href="#composer"
+        onClick={(event) => {
+          event.preventDefault()
+          focusComposer()
+        }}
+      >
+        Skip to the message box
+      </a>
       <TopBar />
-      <Sidebar />
-      <main className="center">
+      <Sidebar onHelp={() => setHelpOpen(true)} />
+      <PaneResizer className="sidebar-resizer" label="Sidebar width" value={widths.sidebar} min={SIDEBAR_RANGE.min} max={SIDEBAR_RANGE.max} grows="right" onResize={(width) => resize('sidebar', width)} />
+      <main className="center" id="main">
         {!ready ? (
           <div className="center-fill">
             <span className="spinner" /> Connecting…
@@ -81,15 +121,19 @@ export function App(): React.JSX.Element {
             onAutoSent={() => setAutoSendChat(null)}
           />
         )}
-        {project && !inspectorOpen && (
-          <button className="inspector-toggle" onClick={() => setInspectorOpen(true)} title="Show the prompt inspector">
-            ⟨ Inspector
-          </button>
-        )}
         {/* Inside the chat pane, at its top: notices never cover the composer, the inspector or the sidebar. */}
         <Toasts />
       </main>
-      {project && inspectorOpen && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => setInspectorOpen(false)} />}
+      {project && (!inspectorShown || layout === 'tab') && (
+        <button className="inspector-tab" onClick={() => (layout === 'tab' ? setOverlayOpen((open) => !open) : setInspectorOpen(true))} aria-expanded={inspectorShown} title="Show the prompt inspector (Ctrl+I)" data-testid="inspector-tab">
+          <span>Prompt inspector</span>
+        </button>
+      )}
+      {inspectorShown && layout === 'docked' && (
+        <PaneResizer className="inspector-resizer" label="Inspector width" value={inspectorWidth} min={INSPECTOR_RANGE.min} max={INSPECTOR_RANGE.max} grows="left" onResize={(width) => resize('inspector', width)} />
+      )}
+      {inspectorShown && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => (layout === 'tab' ? setOverlayOpen(false) : setInspectorOpen(false))} />}
+      {helpOpen && <HelpSheet onClose={() => setHelpOpen(false)} />}
     </div>
   )
 }

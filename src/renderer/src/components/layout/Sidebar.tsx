@@ -1,12 +1,19 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import type { ChatSummary } from '../../../../shared/api'
 import { useApp, type View } from '../../state/app-state'
 import { plural } from '../../plural'
+import { RenameField } from './RenameField'
 
 // Project (open a folder, recent folders), chats (search, new) and the panels.
 
-export function Sidebar(): React.JSX.Element {
+export function Sidebar({ onHelp }: { onHelp(): void }): React.JSX.Element {
   const app = useApp()
   const { project, chats, activeChatId, chatSearch, view } = app
+  // The open chat stays in sight when it changes and when the list changes around it (a search cleared).
+  const list = useRef<HTMLUListElement>(null)
+  useEffect(() => {
+    list.current?.querySelector('li.active')?.scrollIntoView({ block: 'nearest' })
+  }, [activeChatId, chatSearch, chats.length])
   return (
     <nav className="sidebar">
       <ProjectBox />
@@ -14,25 +21,16 @@ export function Sidebar(): React.JSX.Element {
         <>
           <div className="sidebar-section chats-head">
             <span className="sidebar-label">Chats</span>
-            <button className="button small primary" onClick={() => void app.newChat()} data-testid="new-chat">
+            <button className="button small primary" onClick={() => void app.newChat()} data-testid="new-chat" title="New chat (Ctrl+Shift+O)" aria-label="New chat">
               + New
             </button>
           </div>
-          <input className="input search" placeholder="Search chats" value={chatSearch} onChange={(event) => app.setChatSearch(event.target.value)} aria-label="Search chats" />
-          <ul className="chat-list" data-testid="chat-list">
+          <input className="input search" placeholder="Search chats and messages" value={chatSearch} onChange={(event) => app.setChatSearch(event.target.value)} aria-label="Search chats" type="search" data-testid="chat-search" />
+          <ul className="chat-list" data-testid="chat-list" aria-label="Chats" ref={list}>
             {chats.map((chat) => (
-              <li key={chat.id} className={chat.id === activeChatId && view === 'chat' ? 'active' : ''}>
-                <button className="chat-link" onClick={() => app.selectChat(chat.id)} title={chat.title}>
-                  {chat.parentChatId && <ForkIcon />}
-                  <span className="chat-title">{chat.title}</span>
-                  {chat.channel && <span className="badge small">{chat.channel}</span>}
-                </button>
-                <button className="chat-delete" title="Delete chat" aria-label={`Delete ${chat.title}`} onClick={() => window.confirm(`Delete “${chat.title}”?`) && void app.deleteChat(chat.id)}>
-                  ×
-                </button>
-              </li>
+              <ChatEntry key={chat.id} chat={chat} active={chat.id === activeChatId && view === 'chat'} />
             ))}
-            {chats.length === 0 && <li className="muted small empty-list">{chatSearch ? 'No chat matches.' : 'No chats yet. Start one with + New.'}</li>}
+            {chats.length === 0 && <li className="muted small empty-list">{chatSearch ? 'No chat or message matches.' : 'No chats yet. Start one with + New.'}</li>}
           </ul>
         </>
       )}
@@ -48,8 +46,61 @@ export function Sidebar(): React.JSX.Element {
             {label}
           </button>
         ))}
+        <button className="nav-button help" onClick={onHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" data-testid="nav-help">
+          ?
+        </button>
       </div>
     </nav>
+  )
+}
+
+/** One chat: open it; rename (button or F2) and delete (button or Delete key) work from the keyboard too. */
+function ChatEntry({ chat, active }: { chat: ChatSummary; active: boolean }): React.JSX.Element {
+  const app = useApp()
+  const [renaming, setRenaming] = useState(false)
+  const remove = (): void => {
+    if (window.confirm(`Delete the chat “${chat.title}” and its messages? This cannot be undone.`)) void app.deleteChat(chat.id)
+  }
+  if (renaming) {
+    return (
+      <li className={active ? 'active renaming' : 'renaming'}>
+        <RenameField title={chat.title} onDone={(title) => (setRenaming(false), title !== null && title !== chat.title ? void app.renameChat(chat.id, title) : undefined)} />
+      </li>
+    )
+  }
+  return (
+    <li className={active ? 'active' : ''} data-chat-id={chat.id}>
+      <button
+        className="chat-link"
+        onClick={() => app.selectChat(chat.id)}
+        onKeyDown={(event) => {
+          if (event.key === 'F2') (event.preventDefault(), setRenaming(true))
+          if (event.key === 'Delete') (event.preventDefault(), remove())
+        }}
+        title={chat.title}
+        aria-current={active ? 'page' : undefined}
+      >
+        {chat.parentChatId && <ForkIcon />}
+        <span className="chat-title">{chat.title}</span>
+        {chat.channel && <span className="badge small">{chat.channel}</span>}
+      </button>
+      <span className="chat-actions">
+        <button className="chat-action" title="Rename (F2)" aria-label={`Rename ${chat.title}`} onClick={() => setRenaming(true)}>
+          <PencilIcon />
+        </button>
+        <button className="chat-action chat-delete" title="Delete (Delete key)" aria-label={`Delete ${chat.title}`} onClick={remove}>
+          <span aria-hidden>×</span>
+        </button>
+      </span>
+    </li>
+  )
+}
+
+function PencilIcon(): React.JSX.Element {
+  return (
+    <svg width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+      <path d="M4 20h4L19 9l-4-4L4 16v4z" />
+    </svg>
   )
 }
 

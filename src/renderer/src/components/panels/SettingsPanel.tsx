@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useApp } from '../../state/app-state'
+import { AppearanceSettings } from './AppearanceSettings'
 
 // Endpoint and model (when not picked from the detected list), context window, memory.
 
@@ -77,6 +78,7 @@ export function SettingsPanel(): React.JSX.Element {
         <span className="toggle-track" />
         <span>Use memory in this project (budget: {settings.memoryBudget.toLocaleString()} tokens; try others in the inspector’s Memory tab)</span>
       </label>
+      <AppearanceSettings />
     </section>
   )
 }
