@@ -12,6 +12,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
     exclude: ['node_modules/**', 'out/**'],
     environment: 'node',
+    // Builds the nao-layout fixture's DuckDB file once, before any test file runs.
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

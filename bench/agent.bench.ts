@@ -5,15 +5,15 @@ import { createDatabasePool } from '../src/main/agent/sql/database-pool'
 import { createQueryStore } from '../src/main/agent/sql/query-store'
 import { createAgentTools, DEFAULT_TOOL_LIMITS } from '../src/main/agent/tools'
 import { loadProject } from '../src/main/project/load'
-import { makeTempDir, NAO_EXAMPLE } from '../test/support/fixtures'
+import { makeTempDir, NAO_LAYOUT } from '../test/support/fixtures'
 import { startScriptedServer } from '../test/support/scripted-openai-server'
 import { percentile, withFloor, type Figure } from './harness'
 
 // agent/round-overhead: one model round through runAgent (text answer, tools bound) against the raw HTTP
 // exchange with the same scripted server (floor http/raw-round). agent/message-to-request: from a user
-// message on the loaded nao example to the request arriving at the scripted server.
+// message on the loaded nao-layout fixture to the request arriving at the scripted server.
 
-const TURN = { text: 'Total revenue is 1672.', chunkSize: 8, usage: { prompt_tokens: 1_000, completion_tokens: 8 } }
+const TURN = { text: 'Total revenue is 1734.', chunkSize: 8, usage: { prompt_tokens: 1_000, completion_tokens: 8 } }
 
 export async function* figures(): AsyncIterable<Figure> {
   let receivedAt = 0
@@ -23,7 +23,7 @@ export async function* figures(): AsyncIterable<Figure> {
       return TURN
     }
   })
-  const project = await loadProject(NAO_EXAMPLE)
+  const project = await loadProject(NAO_LAYOUT)
   const databases = createDatabasePool(project, project.files)
   const tools = createAgentTools()
   const messages: RequestMessage[] = [
@@ -69,7 +69,7 @@ export async function* figures(): AsyncIterable<Figure> {
 
     // The app's own path: store the message, select memory, assemble and fit the prompt, store the run.
     const data = makeTempDir()
-    const glassbox = await createGlassbox({ dataDir: data.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', extractMemories: false })
+    const glassbox = await createGlassbox({ dataDir: data.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', extractMemories: false })
     try {
       const samples: number[] = []
       for (let i = 0; i < 60; i++) {

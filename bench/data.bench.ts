@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { NAO_EXAMPLE, makeTempDir } from '../test/support/fixtures'
+import { NAO_LAYOUT, makeTempDir } from '../test/support/fixtures'
 import { syncProject } from '../src/main/data/sync'
 import { runEvaluation } from '../src/main/eval/run-evaluation'
 import { createSqlRunner } from '../src/main/eval/run-sql'
@@ -10,7 +10,7 @@ import { measure, type Figure } from './harness'
 
 // sync/200-tables: a cold sync (databases/ removed first) of a DuckDB file with 200 tables.
 // eval/overhead-per-case: one evaluation case with an agent that answers instantly, the expected SQL run
-// for real on the nao example; everything measured is overhead beyond the model's own time.
+// for real on the nao-layout fixture; everything measured is overhead beyond the model's own time.
 
 export async function* figures(): AsyncGenerator<Figure> {
   yield await syncFigure()
@@ -50,10 +50,10 @@ async function makeWideDatabase(path: string, tables: number): Promise<void> {
 }
 
 async function evalFigure(): Promise<Figure> {
-  const cases = (await loadTestCases(NAO_EXAMPLE)).filter((testCase) => testCase.name === 'total_revenue')
-  const runner = createSqlRunner(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'))
+  const cases = (await loadTestCases(NAO_LAYOUT)).filter((testCase) => testCase.name === 'total_revenue')
+  const runner = createSqlRunner(join(NAO_LAYOUT, 'jaffle_shop.duckdb'))
   try {
-    const data = { sql: 'SELECT SUM(amount) FROM orders', columns: ['sum'], rows: [[1672]], totalRows: 1 }
+    const data = { sql: 'SELECT SUM(amount) FROM orders', columns: ['sum'], rows: [[1734]], totalRows: 1 }
     const answer = { runId: 'bench', stopReason: 'answer' as const, toolCalls: [{ name: 'execute_sql', args: {}, ok: true, output: '', data }], rounds: 1, inputTokens: 0, outputTokens: 0, firstTokenMs: null }
     const models = [{ endpoint: 'http://127.0.0.1:1/v1', model: 'bench' }]
     return await measure('eval/overhead-per-case', async () => {

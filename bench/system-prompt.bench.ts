@@ -2,10 +2,10 @@ import type { MemoryItem } from '../src/shared/prompt'
 import { loadProject } from '../src/main/project/load'
 import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
 import { DEFAULT_TOOL_NAMES } from '../src/main/prompt/system/tool-names'
-import { NAO_EXAMPLE } from '../test/support/fixtures'
+import { NAO_LAYOUT } from '../test/support/fixtures'
 import { measure, type Figure } from './harness'
 
-// Warm assembly of the nao example's system prompt, as a chat turn does it: same project snapshot, the clock
+// Warm assembly of the nao-layout fixture's system prompt, as a chat turn does it: same project snapshot, the clock
 // moving on, a couple of memories.
 
 const MEMORIES: MemoryItem[] = [
@@ -14,7 +14,7 @@ const MEMORIES: MemoryItem[] = [
 ]
 
 export async function* figures(): AsyncGenerator<Figure> {
-  const project = await loadProject(NAO_EXAMPLE)
+  const project = await loadProject(NAO_LAYOUT)
   const assemble = () =>
     assembleSystemPrompt({
       project,

@@ -1,10 +1,11 @@
 import { createGlassbox, type Glassbox } from '../src/main/app/create-glassbox'
 import { startWebServer, type WebServer } from '../src/main/web/server'
-import { ensureRendererBuilt, openBrowser, RENDERER_DIR, type BrowserSession } from '../test/e2e/harness'
-import { makeTempDir, NAO_EXAMPLE } from '../test/support/fixtures'
+import { BROWSER_HINT } from '../test/e2e/browser'
+import { CHROMIUM, ensureRendererBuilt, openBrowser, RENDERER_DIR, type BrowserSession } from '../test/e2e/harness'
+import { makeTempDir, NAO_LAYOUT } from '../test/support/fixtures'
 import { percentile, type Figure } from './harness'
 
-// web/cold-start-to-paint: from creating the services (fresh store, the nao example, watching as web mode
+// web/cold-start-to-paint: from creating the services (fresh store, the nao-layout fixture, watching as web mode
 // does) and starting the web server to the React app showing the loaded project in a fresh Chromium page,
 // the way a user opens the printed URL. "Showing" is Playwright's visible (laid out with a size); the paint
 // follows within a frame. The browser is launched before the clock starts: a user's browser is already
@@ -19,6 +20,10 @@ const LOADED_PROJECT = '[data-testid="project-name"]'
 const CHAT_PANE = '[data-testid="composer"], [data-testid="start-chat"]'
 
 export async function* figures(): AsyncGenerator<Figure> {
+  if (!CHROMIUM) {
+    process.stderr.write(`web/cold-start-to-paint not measured. ${BROWSER_HINT}\n`)
+    return
+  }
   ensureRendererBuilt()
   const coldStarts: number[] = []
   const firstPaints: number[] = []
@@ -40,7 +45,7 @@ async function coldStart(): Promise<{ coldStartMs: number; firstPaintMs: number 
     browser = await openBrowser()
     const { page } = browser
     const start = performance.now()
-    glassbox = await createGlassbox({ dataDir: data.dir, projectPath: NAO_EXAMPLE, extractMemories: false })
+    glassbox = await createGlassbox({ dataDir: data.dir, projectPath: NAO_LAYOUT, extractMemories: false })
     server = await startWebServer({ api: glassbox, host: '127.0.0.1', rendererDir: RENDERER_DIR })
     await page.goto(`${server.url}?token=${server.token}`, { timeout: PAINT_TIMEOUT_MS })
     await page.locator(LOADED_PROJECT).waitFor({ timeout: PAINT_TIMEOUT_MS })

@@ -23,7 +23,8 @@ const commands: Record<string, () => Promise<{ run: Command }>> = {
 
 const USAGE = `Usage: glassbox <command> [options]
   prompt  --project DIR [--question TEXT] [--channel NAME] [--test-mode] [--attach FILE]...
-          [--fork-selection TEXT] [--timezone TZ] [--now ISO-8601] [--data-dir DIR] [--json]
+          [--fork-selection TEXT] [--timezone TZ] [--now ISO-8601] [--endpoint URL] [--model NAME]
+          [--data-dir DIR] [--json]
   ask     --project DIR --question TEXT [--endpoint URL] [--model NAME] [--test-mode] [--data-dir DIR] [--json]
   memory  list | add --category C TEXT | edit ID TEXT | disable ID | delete ID
           --project DIR [--data-dir DIR] [--json]

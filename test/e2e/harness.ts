@@ -5,18 +5,23 @@ import { join, resolve } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import type { GlassboxApi } from '../../src/shared/api'
 import { startWebServer, type WebServer } from '../../src/main/web/server'
+import { rendererOutdated } from '../../src/main/web/renderer-freshness'
 import { REPO_ROOT } from '../support/fixtures'
+import { chromiumOrSkip, missingBrowserError } from './browser'
 
 // Headless Debian Chromium driving the real renderer through web mode, on loopback only.
 
 export const RENDERER_DIR = resolve(REPO_ROOT, 'out/renderer')
 export const SCREENSHOT_DIR = resolve(REPO_ROOT, 'test-results/screenshots')
 
+/** The Chromium the suites drive (null: none on this machine; the suites skip, the set-up printed a hint). */
+export const CHROMIUM = chromiumOrSkip()
+
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
-/** `npm test` builds first; a lone run of the e2e builds the renderer once if it is missing. */
+/** `npm test` builds first; a lone run of the e2e builds the renderer when it is missing or older than its sources. */
 export function ensureRendererBuilt(): void {
-  if (existsSync(join(RENDERER_DIR, 'index.html'))) return
+  if (!rendererOutdated(REPO_ROOT, RENDERER_DIR)) return
   const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO_ROOT, stdio: 'inherit', timeout: 170_000 })
   if (build.status !== 0 || !existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('Could not build the renderer: run `npx electron-vite build`.')
 }
@@ -31,9 +36,10 @@ export interface BrowserSession {
 
 /** A fresh headless Chromium (its own profile, so nothing is cached) with one page. */
 export async function openBrowser(options: { viewport?: { width: number; height: number }; locale?: string } = {}): Promise<BrowserSession> {
+  if (!CHROMIUM) throw missingBrowserError()
   const profile = mkdtempSync(join(tmpdir(), 'glassbox-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
     headless: true,
     timeout: 30_000,

@@ -1,13 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Download, Locator, Page } from 'playwright-core'
 import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { copyNaoExample, makeTempDir } from '../support/fixtures'
+import { copyNaoLayout, makeTempDir } from '../support/fixtures'
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
+import { describeWithBrowser } from './describe-with-browser'
 import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
 
-// Daily-use features (#16) end to end on the real services (store in a temp folder, the nao example with
+// Daily-use features (#16) end to end on the real services (store in a temp folder, the nao-layout fixture with
 // DuckDB, a scripted model server on loopback) in headless Chromium: answer versions, per-answer figures,
 // exports that parse back to what was shown, rename, keyboard delete, search inside messages.
 
@@ -51,7 +52,7 @@ let ui: UiSession
 let cleanups: Array<() => void> = []
 
 beforeAll(async () => {
-  const project = copyNaoExample()
+  const project = copyNaoLayout()
   const data = makeTempDir('glassbox-e2e-daily-')
   cleanups = [project.cleanup, data.cleanup]
   model = await startScriptedServer({ script })
@@ -108,7 +109,7 @@ async function tableCells(call: Locator): Promise<string[][]> {
 
 const activeChatId = (page: Page): Promise<string | null> => page.locator('.chat-list li.active').getAttribute('data-chat-id')
 
-describe('daily use on the real services', () => {
+describeWithBrowser('daily use on the real services', () => {
   it('shows the model, time to first token, total time and tokens under each answer', async () => {
     const { page } = ui
     await page.getByTestId('start-chat').click()

@@ -1,8 +1,9 @@
 import os from 'node:os'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { seriousAxeViolations } from './axe'
 import { createFakeApi, type FakeApi } from './fake-api'
+import { describeWithBrowser } from './describe-with-browser'
 import { openUi, type UiSession } from './harness'
 import { startTaskTrace } from './trace'
 
@@ -61,7 +62,7 @@ async function setTheme(page: Page, theme: 'Light' | 'Dark'): Promise<void> {
   await page.getByTestId('nav-settings').click()
 }
 
-describe('daily use on the fake API', () => {
+describeWithBrowser('daily use on the fake API', () => {
   it('follows prefers-color-scheme until the user picks a theme in Settings', async () => {
     const { page } = ui
     const theme = (): Promise<string> => page.evaluate(() => String(Reflect.get(globalThis, 'document').documentElement.dataset.theme))
@@ -245,7 +246,7 @@ describe('daily use on the fake API', () => {
   }, 120_000)
 })
 
-describe('1024×700 window, German locale', () => {
+describeWithBrowser('1024×700 window, German locale', () => {
   let small: UiSession
   beforeAll(async () => {
     small = await openUi(api, { viewport: { width: 1024, height: 700 }, locale: 'de-DE' })

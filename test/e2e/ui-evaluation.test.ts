@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
 import { makeTempDir } from '../support/fixtures'
 import type { ScriptedServer } from '../support/scripted-openai-server'
 import { evaluationProject, RULE, startTwoModelServer } from '../support/two-model-evaluation'
+import { describeWithBrowser } from './describe-with-browser'
 import { openUi, type UiSession } from './harness'
 
 // Issue #15 in the real UI: one scripted server serving `half` (right for two of four cases) and `all`
@@ -33,7 +34,7 @@ afterAll(async () => {
   for (const cleanup of cleanups) cleanup()
 })
 
-describe('Tests panel: an evaluation across two models', () => {
+describeWithBrowser('Tests panel: an evaluation across two models', () => {
   it('runs the suite for both models and shows the matrix at 50 % and 100 %, keeping the runs out of the chat list', async () => {
     const { page } = ui
     await page.goto(ui.appUrl)

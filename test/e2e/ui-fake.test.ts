@@ -1,6 +1,7 @@
 import os from 'node:os'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createFakeApi, type FakeApi } from './fake-api'
+import { describeWithBrowser } from './describe-with-browser'
 import { openUi, SCREENSHOT_DIR, waitForLastAnswerDone, type UiSession } from './harness'
 
 // The real renderer in headless Chromium against the fake API: every main screen, the inspector, the
@@ -20,7 +21,7 @@ afterAll(async () => {
   await api?.close()
 })
 
-describe('web UI on the fake API', () => {
+describeWithBrowser('web UI on the fake API', () => {
   it('paints the app within 1.5 s of a cold start', async () => {
     const started = Date.now()
     await ui.page.goto(ui.appUrl)
@@ -335,7 +336,7 @@ describe('web UI on the fake API', () => {
   })
 })
 
-describe('web UI with no model server', () => {
+describeWithBrowser('web UI with no model server', () => {
   it('says how to start Ollama or llama.cpp', async () => {
     const noModels = createFakeApi({ noModels: true })
     const session = await openUi(noModels)

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
-import { copyNaoExample, makeTempDir } from '../support/fixtures'
+import { copyNaoLayout, makeTempDir } from '../support/fixtures'
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
+import { describeWithBrowser } from './describe-with-browser'
 import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
 
-// The real services (store in a temp folder, the nao example, DuckDB) behind web mode, a scripted
+// The real services (store in a temp folder, the nao-layout fixture, DuckDB) behind web mode, a scripted
 // OpenAI-compatible model server on loopback, and the real renderer in headless Chromium.
 
 interface SentMessage {
@@ -63,7 +64,7 @@ let ui: UiSession
 let cleanups: Array<() => void> = []
 
 beforeAll(async () => {
-  const project = copyNaoExample()
+  const project = copyNaoLayout()
   const data = makeTempDir('glassbox-e2e-data-')
   cleanups = [project.cleanup, data.cleanup]
   model = await startScriptedServer({ script })
@@ -78,8 +79,8 @@ afterAll(async () => {
   for (const cleanup of cleanups) cleanup()
 })
 
-describe('web UI on the real services', () => {
-  it('opens the nao example and previews its real prompt', async () => {
+describeWithBrowser('web UI on the real services', () => {
+  it('opens the nao-layout fixture and previews its real prompt', async () => {
     const { page } = ui
     await page.goto(ui.appUrl)
     await page.getByTestId('project-name').waitFor()

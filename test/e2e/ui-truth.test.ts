@@ -2,23 +2,24 @@ import { copyFileSync, mkdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
 import { runCli } from '../support/capture-io'
-import { copyNaoExample, makeTempDir, REPO_ROOT } from '../support/fixtures'
+import { copyNaoLayout, makeTempDir, REPO_ROOT } from '../support/fixtures'
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
+import { describeWithBrowser } from './describe-with-browser'
 import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
 
-// Issue #13 — the UI tells the truth. The real services (store in a temp folder, a copy of the nao example,
+// Issue #13 — the UI tells the truth. The real services (store in a temp folder, a copy of the nao-layout fixture,
 // DuckDB) behind web mode, scripted OpenAI-compatible servers on loopback, the real renderer in Chromium.
 
 /** The page's clipboard, for the functions evaluated in the browser (the Node types have no DOM). */
 declare const navigator: { clipboard: { readText(): Promise<string> } }
 
 const MONTHLY_SQL = "SELECT strftime(order_date, '%Y-%m') AS month, SUM(amount) AS revenue FROM orders GROUP BY 1 ORDER BY 1"
-/** True for the nao example's jaffle_shop.duckdb: 2018-01 496, 2018-02 415, 2018-03 622, 2018-04 139. */
+/** True for the nao-layout fixture's jaffle_shop.duckdb: 2018-01 522, 2018-02 403, 2018-03 559, 2018-04 250. */
 const trueAnswer = (queryId: string): string =>
-  `Revenue dipped from 496 in January to 415 in February, peaked at **622** in March, then fell to 139 in April, the lowest month (query \`${queryId}\`, column \`revenue\`).`
+  `Revenue dipped from 522 in January to 403 in February, peaked at **559** in March, then fell to 250 in April, the lowest month (query \`${queryId}\`, column \`revenue\`).`
 const ESSAY = 'The orders table records every purchase with its amount and date. '.repeat(300)
 
 function bodyOf(request: RecordedRequest): Record<string, unknown> {
@@ -117,7 +118,7 @@ let data: ReturnType<typeof makeTempDir>
 let cleanups: Array<() => void> = []
 
 beforeAll(async () => {
-  const project = copyNaoExample()
+  const project = copyNaoLayout()
   data = makeTempDir('glassbox-e2e-data-')
   cleanups = [project.cleanup, data.cleanup]
   // A vLLM-style server: the window is only in its /v1/models entry.
@@ -136,7 +137,7 @@ afterAll(async () => {
   for (const cleanup of cleanups) cleanup()
 })
 
-describe('issue #13: the UI tells the truth', () => {
+describeWithBrowser('issue #13: the UI tells the truth', () => {
   it('opens with the composer ready, the project’s own example questions, and “1 test”', async () => {
     const { page } = ui
     await page.goto(ui.appUrl)
@@ -146,7 +147,7 @@ describe('issue #13: the UI tells the truth', () => {
     await expect.poll(() => page.locator('.inspector-summary').textContent(), { timeout: 10_000 }).toContain('/ 32,768 tokens')
     expect(await page.locator('.inspector-summary').textContent()).not.toContain('window unknown')
     expect(await page.locator('.example-questions').textContent()).toContain('What is the total revenue from all orders?')
-    expect(await page.locator('.project-meta').textContent()).toBe('8 tables · 0 skills · 1 test')
+    expect(await page.locator('.project-meta').textContent()).toBe('8 tables · 2 skills · 1 test')
     await ui.screenshot('truth-01-first-open')
     await page.getByTestId('composer').fill('Hello there')
     await page.keyboard.press('Enter')
@@ -194,7 +195,7 @@ describe('issue #13: the UI tells the truth', () => {
     await ask(page, 'How did revenue evolve month by month?')
     await page.getByTestId('chart').waitFor({ timeout: 20_000 })
     await waitForLastAnswerDone(page)
-    expect(await page.getByTestId('assistant-text').last().textContent()).toContain('peaked at 622 in March')
+    expect(await page.getByTestId('assistant-text').last().textContent()).toContain('peaked at 559 in March')
     const shot = await ui.screenshot('truth-03-answer-sql-chart')
     mkdirSync(join(REPO_ROOT, 'test-results'), { recursive: true })
     copyFileSync(shot, join(REPO_ROOT, 'test-results', 'readme-screenshot.png'))

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
-import { copyNaoExample, makeTempDir, REPO_ROOT } from '../support/fixtures'
+import { copyNaoLayout, makeTempDir, REPO_ROOT } from '../support/fixtures'
 import { ensureRendererBuilt } from './harness'
 
 // `npm run web` as a person runs it: the printed line, the token, the served app, clean errors for bad flags.
@@ -14,9 +14,9 @@ afterEach(() => {
 })
 
 function startWeb(args: string[]): { child: ChildProcess; output: Promise<{ stdout: string; stderr: string; code: number | null }>; firstLine: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/web/start.ts', ...args], {
+  // What `npm run web` runs: the bundle in out/cli, rebuilt first if a source is newer.
+  const child = spawn(process.execPath, ['bin/glassbox-web.js', ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.node.json' },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   children.push(child)
@@ -38,7 +38,7 @@ function startWeb(args: string[]): { child: ChildProcess; output: Promise<{ stdo
 describe('npm run web', () => {
   it('prints the URL with its token and serves the app there', async () => {
     ensureRendererBuilt()
-    const project = copyNaoExample()
+    const project = copyNaoLayout()
     const data = makeTempDir('glassbox-web-data-')
     cleanups.push(project.cleanup, data.cleanup)
     const started = Date.now()

@@ -1,12 +1,18 @@
-import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 /** The repo's root folder. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../..')
 
-/** The real nao example project, used by path and never modified. */
-export const NAO_EXAMPLE = resolve(REPO_ROOT, '../shared/fixtures/nao-example')
+/**
+ * The repo's own nao-layout project (test/fixtures/nao-layout), used by path and never modified. Its DuckDB
+ * file is built by the test set-up (test/support/global-setup.ts) from a seed.
+ */
+export const NAO_LAYOUT = resolve(REPO_ROOT, 'test/fixtures/nao-layout')
+
+/** The fixture's DuckDB file. */
+export const NAO_LAYOUT_DATABASE = join(NAO_LAYOUT, 'jaffle_shop.duckdb')
 
 /** A fresh temp folder; `cleanup` removes it. */
 export function makeTempDir(prefix = 'glassbox-test-'): { dir: string; cleanup: () => void } {
@@ -14,11 +20,19 @@ export function makeTempDir(prefix = 'glassbox-test-'): { dir: string; cleanup: 
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** A writable copy of the nao example (its files are read-only on CI), for tests that change a project. */
-export function copyNaoExample(): { dir: string; cleanup: () => void } {
-  const temp = makeTempDir('glassbox-nao-')
-  const dir = join(temp.dir, 'nao-example')
-  cpSync(NAO_EXAMPLE, dir, { recursive: true })
+/** A writable copy of the nao-layout fixture, for tests that change a project. */
+export function copyNaoLayout(): { dir: string; cleanup: () => void } {
+  return copyProject(NAO_LAYOUT, 'nao-layout')
+}
+
+/** A writable copy of any project folder (a read-only source stays as it is). */
+export function copyProject(source: string, name: string): { dir: string; cleanup: () => void } {
+  if (source === NAO_LAYOUT && !existsSync(NAO_LAYOUT_DATABASE)) {
+    throw new Error(`${NAO_LAYOUT_DATABASE} is missing: the vitest set-up builds it (run the tests through vitest).`)
+  }
+  const temp = makeTempDir('glassbox-project-')
+  const dir = join(temp.dir, name)
+  cpSync(source, dir, { recursive: true })
   makeWritable(dir)
   return { dir, cleanup: temp.cleanup }
 }

@@ -2,7 +2,7 @@ import diagnosticsChannel from 'node:diagnostics_channel'
 import { Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer, type Script, type ScriptedServer } from '../../../test/support/scripted-openai-server'
-import { NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { NAO_LAYOUT } from '../../../test/support/fixtures'
 import type { RunEvent } from '../../shared/events'
 import { runAgent, type RunAgentOptions, type RunOutcome } from './run-agent'
 import { createAgentTools } from './tools'
@@ -11,7 +11,7 @@ import { makeToolContext } from './tools/tool-context.testing'
 let ctx: Awaited<ReturnType<typeof makeToolContext>>
 let server: ScriptedServer | undefined
 beforeAll(async () => {
-  ctx = await makeToolContext(NAO_EXAMPLE, { limits: { sqlTimeoutMs: 5_000 } })
+  ctx = await makeToolContext(NAO_LAYOUT, { limits: { sqlTimeoutMs: 5_000 } })
 })
 afterAll(() => ctx.close())
 afterEach(async () => {
@@ -54,13 +54,13 @@ describe('runAgent', () => {
   it('runs execute_sql and feeds the real figure back to the model, streaming events in order', async () => {
     const { outcome, events, server } = await run([
       { text: 'Let me query.', toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT SUM(amount) AS total_revenue FROM orders' } }] },
-      { text: 'Total revenue is 1672.', usage: { prompt_tokens: 300, completion_tokens: 8 } }
+      { text: 'Total revenue is 1734.', usage: { prompt_tokens: 300, completion_tokens: 8 } }
     ])
     expect(outcome.stopReason).toBe('answer')
-    expect(outcome.answer).toBe('Let me query.\n\nTotal revenue is 1672.')
+    expect(outcome.answer).toBe('Let me query.\n\nTotal revenue is 1734.')
     expect(text(events, 'text-delta')).toBe(outcome.answer)
     const toolMessage = lastMessages(server, 1).find((message) => message.role === 'tool')
-    expect(toolMessage?.content).toContain('| 1672 |')
+    expect(toolMessage?.content).toContain('| 1734 |')
     expect(outcome.toolCalls).toMatchObject([{ name: 'execute_sql', ok: true }])
     expect(outcome.usage).toEqual({ inputTokens: 400, outputTokens: 18 })
     expect(events.map((event) => event.type).filter((type) => type !== 'text-delta')).toEqual([
@@ -72,8 +72,8 @@ describe('runAgent', () => {
   })
 
   it('splits reasoning_content and <think> blocks out of the answer', async () => {
-    const { outcome, events } = await run([{ reasoning: 'The user wants', think: 'sum the amounts', text: 'It is 1672.', chunkSize: 3 }])
-    expect(outcome.answer).toBe('It is 1672.')
+    const { outcome, events } = await run([{ reasoning: 'The user wants', think: 'sum the amounts', text: 'It is 1734.', chunkSize: 3 }])
+    expect(outcome.answer).toBe('It is 1734.')
     expect(text(events, 'reasoning-delta')).toBe('The user wantssum the amounts')
   })
 
@@ -96,8 +96,8 @@ describe('runAgent', () => {
   })
 
   it('shows JSON that is not a known tool call as text', async () => {
-    const { outcome } = await run([{ text: '{"total_revenue": 1672}' }])
-    expect(outcome).toMatchObject({ answer: '{"total_revenue": 1672}', stopReason: 'answer', toolCalls: [] })
+    const { outcome } = await run([{ text: '{"total_revenue": 1734}' }])
+    expect(outcome).toMatchObject({ answer: '{"total_revenue": 1734}', stopReason: 'answer', toolCalls: [] })
   })
 
   it('sends invalid JSON arguments and unknown tools back to the model as errors and continues', async () => {
@@ -136,7 +136,7 @@ describe('runAgent', () => {
     expect(outcome.stopReason).toBe('stop-tool')
     expect(events.find((event) => event.type === 'tool-end')).toMatchObject({ data: { question: 'Which year?' } })
 
-    const testMode = await run([{ text: 'Total is 1672.' }], { testMode: true })
+    const testMode = await run([{ text: 'Total is 1734.' }], { testMode: true })
     expect(JSON.stringify(testMode.server.chatRequests()[0].body)).not.toContain('clarification')
   })
 
@@ -208,16 +208,16 @@ describe('runAgent with a misbehaving server (SPEC §6)', () => {
     const { outcome, server } = await run([
       { fault: 'tools-unsupported' },
       { toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT SUM(amount) AS total_revenue FROM orders' } }], toolCallJsonInContent: true },
-      { text: 'Total revenue is 1672.' }
+      { text: 'Total revenue is 1734.' }
     ])
     expect(outcome.stopReason).toBe('answer')
     expect(outcome.toolless).toBe(true)
     expect(outcome.answer).toMatch(/^\(The model server says this model does not support tools .*Continuing in tool-less mode/)
-    expect(outcome.answer).toMatch(/Total revenue is 1672\.$/)
+    expect(outcome.answer).toMatch(/Total revenue is 1734\.$/)
     const retry = server.chatRequests()[1].body
     expect(JSON.stringify(retry)).not.toContain('"tools"')
     expect(String(lastMessages(server, 1)[0].content)).toContain('## Tools without native tool calling')
-    expect(JSON.stringify(lastMessages(server, 2).at(-1))).toContain('| 1672 |')
+    expect(JSON.stringify(lastMessages(server, 2).at(-1))).toContain('| 1734 |')
   })
 
   it.each([

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto'
-import { convertMessagesToCompletionsMessageParams } from '@langchain/openai'
 import { z } from 'zod'
 import type { RequestMessage } from '../../shared/prompt'
 import type { ModelEndpoint } from './chat-model'
 import { serverOrigin } from './endpoints'
-import { toLangChainMessages } from './messages'
 import type { ToolSpec } from './model-cache'
 import { modelFetch } from './model-fetch'
 
@@ -34,6 +32,8 @@ export class ServerTokenCounter {
   async count(endpoint: ModelEndpoint, messages: readonly RequestMessage[], tools: readonly ToolSpec[], signal?: AbortSignal): Promise<number | null> {
     const origin = serverOrigin(endpoint.baseUrl)
     if (this.cannotCount.has(origin)) return null
+    // LangChain loads with the first count (a run), not with the services: the CLI's prompt never needs it.
+    const [{ convertMessagesToCompletionsMessageParams }, { toLangChainMessages }] = await Promise.all([import('@langchain/openai'), import('./messages')])
     const body = JSON.stringify({
       model: endpoint.model,
       messages: convertMessagesToCompletionsMessageParams({ messages: toLangChainMessages(messages), model: endpoint.model }),

@@ -1,6 +1,6 @@
 import { START_SERVER_GUIDANCE } from '../agent/endpoints'
 import { captureRequests } from '../agent/request-capture'
-import { runAgent, type RunOutcome } from '../agent/run-agent'
+import type { RunOutcome } from '../agent/run-agent'
 import { createQueryStore } from '../agent/sql/query-store'
 import { createAgentTools, DEFAULT_TOOL_LIMITS, type AgentResultRecord, type ToolContext } from '../agent/tools'
 import { selectStoredMemories } from '../memory/select'
@@ -146,20 +146,23 @@ export class RunManager {
         // The run goes on even if the store cannot keep this copy.
       }
     }
+    // The agent loop (and its model client) loads on the first run, not when the services start.
     const done = captureRequests(saveRequest, () =>
-      runAgent({
-        endpoint,
-        messages: assembled.request,
-        tools,
-        toolContext,
-        signal: controller.signal,
-        onEvent,
-        runId,
-        chatId,
-        testMode: input.testMode,
-        modelSupportsTools: model.tools ?? undefined,
-        maxOutputTokens: model.info.reservedOutput
-      })
+      import('../agent/run-agent').then(({ runAgent }) =>
+        runAgent({
+          endpoint,
+          messages: assembled.request,
+          tools,
+          toolContext,
+          signal: controller.signal,
+          onEvent,
+          runId,
+          chatId,
+          testMode: input.testMode,
+          modelSupportsTools: model.tools ?? undefined,
+          maxOutputTokens: model.info.reservedOutput
+        })
+      )
     )
       .then(async (outcome) => {
         const error = outcome.error === undefined ? undefined : await explainRunFailure(outcome.error, { endpoint, budget })

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest'
-import { makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { runCli } from '../../../test/support/capture-io'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from './create-glassbox'
@@ -21,7 +21,7 @@ afterEach(async () => {
 it('uses the window only /v1/models reports in the model list, the preview, the run and prompt --json', async () => {
   temp = makeTempDir()
   server = await startScriptedServer({ models: [{ id: 'served-model', max_model_len: 32768 }], script: [{ text: 'Hi.' }] })
-  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'served-model', watch: false, extractMemories: false })
+  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'served-model', watch: false, extractMemories: false })
 
   const listed = (await glassbox.listModels()).find((view) => view.baseUrl === server.url)
   expect(listed?.models[0].contextWindow).toBe(32768)
@@ -37,7 +37,7 @@ it('uses the window only /v1/models reports in the model list, the preview, the 
   await glassbox.close()
   glassbox = undefined
 
-  const cli = await runCli(['prompt', '--project', NAO_EXAMPLE, '--data-dir', temp.dir, '--endpoint', server.url, '--model', 'served-model', '--question', 'hi', '--json'])
+  const cli = await runCli(['prompt', '--project', NAO_LAYOUT, '--data-dir', temp.dir, '--endpoint', server.url, '--model', 'served-model', '--question', 'hi', '--json'])
   expect(cli.stderr).toBe('')
   expect(JSON.parse(cli.stdout).budget).toMatchObject({ contextWindow: 32768, contextSource: 'vLLM /v1/models max_model_len' })
 })
@@ -46,10 +46,10 @@ it('says where the window came from: llama.cpp /props, the settings, or nobody',
   temp = makeTempDir()
   server = await startScriptedServer({ llamaProps: { default_generation_settings: { n_ctx: 16384 } } })
   const cli = (...extra: string[]) =>
-    runCli(['prompt', '--project', NAO_EXAMPLE, '--data-dir', temp.dir, '--endpoint', server.url, '--model', 'scripted-model', '--json', ...extra])
+    runCli(['prompt', '--project', NAO_LAYOUT, '--data-dir', temp.dir, '--endpoint', server.url, '--model', 'scripted-model', '--json', ...extra])
   expect(JSON.parse((await cli()).stdout).budget).toMatchObject({ contextWindow: 16384, contextSource: 'llama.cpp /props n_ctx' })
 
-  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, watch: false })
+  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, watch: false })
   await glassbox.updateSettings({ contextWindow: 12000 })
   await glassbox.close()
   glassbox = undefined
@@ -59,7 +59,7 @@ it('says where the window came from: llama.cpp /props, the settings, or nobody',
   server = await startScriptedServer({})
   const plain = makeTempDir()
   try {
-    const output = await runCli(['prompt', '--project', NAO_EXAMPLE, '--data-dir', plain.dir, '--endpoint', server.url, '--model', 'scripted-model', '--json'])
+    const output = await runCli(['prompt', '--project', NAO_LAYOUT, '--data-dir', plain.dir, '--endpoint', server.url, '--model', 'scripted-model', '--json'])
     expect(JSON.parse(output.stdout).budget).toMatchObject({ contextWindow: 8192, contextSource: 'default — server did not say' })
   } finally {
     plain.cleanup()

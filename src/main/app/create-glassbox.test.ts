@@ -4,15 +4,15 @@ import { realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PushEvent } from '../../shared/api'
 import type { RunEvent } from '../../shared/events'
-import { copyNaoExample, makeTempDir, NAO_EXAMPLE, REPO_ROOT } from '../../../test/support/fixtures'
+import { copyNaoLayout, makeTempDir, NAO_LAYOUT, REPO_ROOT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer, type Turn } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 
-// The composition root end to end: real store in a temp folder, the real nao example, a scripted model
+// The composition root end to end: real store in a temp folder, the nao-layout fixture, a scripted model
 // server on loopback, the same calls the UI makes.
 
 async function trueRevenue(): Promise<number> {
-  const instance = await DuckDBInstance.create(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'), { access_mode: 'READ_ONLY' })
+  const instance = await DuckDBInstance.create(join(NAO_LAYOUT, 'jaffle_shop.duckdb'), { access_mode: 'READ_ONLY' })
   const connection = await instance.connect()
   const reader = await connection.runAndReadAll('SELECT SUM(amount) AS total FROM orders')
   const total = Number(reader.getRowObjects()[0].total)
@@ -23,7 +23,7 @@ async function trueRevenue(): Promise<number> {
 
 const revenueScript: Turn[] = [
   { toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT SUM(amount) AS total_revenue FROM orders' } }] },
-  { text: 'The total revenue is **1672**.' }
+  { text: 'The total revenue is **1734**.' }
 ]
 
 describe('createGlassbox', () => {
@@ -42,7 +42,7 @@ describe('createGlassbox', () => {
 
   async function open(script: Turn[]): Promise<void> {
     server = await startScriptedServer({ script })
-    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
+    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
   }
 
   it('answers a question with real SQL on the project database and stores the run with its prompt', async () => {
@@ -147,7 +147,7 @@ describe('createGlassbox', () => {
   })
 
   it('sends an attached image to a model with vision as an image part', async () => {
-    const project = copyNaoExample()
+    const project = copyNaoLayout()
     try {
       writeFileSync(join(project.dir, 'docs', 'chart.png'), Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'))
       server = await startScriptedServer({
@@ -178,10 +178,10 @@ describe('createGlassbox', () => {
     const start = () => createGlassbox({ dataDir: temp.dir, reopenLastProject: true, defaultProjectPath: sample, watch: false })
     glassbox = await start()
     expect((await glassbox.getProject())?.root).toBe(realpathSync(sample))
-    await glassbox.openProject({ path: NAO_EXAMPLE })
+    await glassbox.openProject({ path: NAO_LAYOUT })
     await glassbox.close()
     glassbox = await start()
-    expect((await glassbox.getProject())?.root).toBe(realpathSync(NAO_EXAMPLE))
+    expect((await glassbox.getProject())?.root).toBe(realpathSync(NAO_LAYOUT))
   })
 
   it('scales its token estimates up when the server reports that the prompt took more tokens', async () => {
@@ -189,7 +189,7 @@ describe('createGlassbox', () => {
       script: [{ text: 'Hi.', usage: { prompt_tokens: 100_000, completion_tokens: 2 } }],
       ollamaShow: { model_info: { 'llama.context_length': 131072 }, parameters: 'num_ctx 65536' }
     })
-    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
+    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
     const before = await glassbox.previewPrompt({ question: 'Hello?' })
     const chat = await glassbox.createChat({})
     await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'Hello?' })).runId)
@@ -216,7 +216,7 @@ describe('createGlassbox', () => {
         return body.stream ? { text: 'Noted: revenue in EUR from now on.' } : { text: JSON.stringify(extracted) }
       }
     })
-    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', watch: false })
+    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false })
     await glassbox.updateSettings({ endpoint: server.url, model: 'scripted-model', memoryModel: 'tiny-model' })
     const chat = await glassbox.createChat({})
     await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'From now on, always show revenue in EUR.' })).runId)

@@ -2,10 +2,8 @@ import { existsSync } from 'node:fs'
 import { detectServers, listModels, type ModelInfo } from '../agent/discovery'
 import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
-import { syncProject } from '../data/sync'
 import { createAgentTools } from '../agent/tools'
 import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
-import { scheduleMemoryExtraction } from '../memory/extract'
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
 import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
@@ -168,7 +166,11 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       // for memory. close() waits for it, so the store is not closed under it.
       const memoryEndpoint = { baseUrl: endpoint.baseUrl, model: current.memoryModel ?? endpoint.model }
       const extraction = started.done
-        .then(() => scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint }))
+        // Loaded on first use, like sync: the CLI's prompt command never pays for the model client.
+        .then(async () => {
+          const { scheduleMemoryExtraction } = await import('../memory/extract')
+          return scheduleMemoryExtraction({ store, projectId: project.projectId, chatId, endpoint: memoryEndpoint })
+        })
         .then((result) => {
           if (result.status === 'saved' && result.inserted.length > 0) push({ channel: 'memory-learned', chatId, memories: result.inserted })
           return result
@@ -376,6 +378,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       const controller = new AbortController()
       syncs.add(controller)
       try {
+        const { syncProject } = await import('../data/sync')
         const result = await syncProject(session().snapshot().root, {
           signal: controller.signal,
           onProgress: (progress) => push({ channel: 'sync-progress', progress })

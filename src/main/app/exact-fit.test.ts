@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 
@@ -26,7 +26,7 @@ describe('exact token counts from the server', () => {
   })
 
   const open = async (): Promise<Glassbox> =>
-    (glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false }))
+    (glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false }))
 
   /** The requests that count or ask (discovery's /props, /api/show… left out). */
   const counting = (): string[] =>

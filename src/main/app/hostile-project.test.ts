@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { copyNaoExample, makeTempDir } from '../../../test/support/fixtures'
+import { copyNaoLayout, makeTempDir } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { engineOf } from '../agent/sql/database-pool'
 import { readDatabaseConfigs } from '../data/database-config'
@@ -13,12 +13,12 @@ import { createGlassbox, type Glassbox } from './create-glassbox'
 // must not hang the first message, the prompt or sync. Only regular files are ever opened.
 
 describe('named pipes in a project (#11 B4)', () => {
-  let project: ReturnType<typeof copyNaoExample>
+  let project: ReturnType<typeof copyNaoLayout>
   let data: ReturnType<typeof makeTempDir>
   let server: ScriptedServer | undefined
   let glassbox: Glassbox | undefined
   beforeEach(() => {
-    project = copyNaoExample()
+    project = copyNaoLayout()
     data = makeTempDir()
     execFileSync('mkfifo', [join(project.dir, 'pipe.duckdb')])
     writeFileSync(

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { copyNaoExample, makeTempDir, REPO_ROOT } from '../../../test/support/fixtures'
+import { copyNaoLayout, makeTempDir, REPO_ROOT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { INTERRUPTED_MESSAGE } from '../store/runs-repo'
 import { openStore } from '../store'
@@ -24,7 +24,7 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
 }
 
 it('marks a run killed mid-stream as interrupted on the next start, and its answer as failed', async () => {
-  const project = copyNaoExample()
+  const project = copyNaoLayout()
   const data = makeTempDir()
   const server: ScriptedServer = await startScriptedServer({ script: [{ fault: 'hang' }], hangLimitMs: 20_000 })
   cleanups.push(project.cleanup, data.cleanup, () => server.close())
@@ -53,7 +53,7 @@ it('marks a run killed mid-stream as interrupted on the next start, and its answ
 })
 
 it('leaves a run that is still going on in this process alone', async () => {
-  const project = copyNaoExample()
+  const project = copyNaoLayout()
   const data = makeTempDir()
   const server: ScriptedServer = await startScriptedServer({ script: [{ fault: 'hang' }], hangLimitMs: 20_000 })
   cleanups.push(project.cleanup, data.cleanup, () => server.close())

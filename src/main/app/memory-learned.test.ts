@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest'
 import type { PushEvent } from '../../shared/api'
-import { makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 
@@ -24,7 +24,7 @@ it('announces a learned memory and sends it with the same chat’s next message'
       { text: '{"user_instructions": [{"content": "Always show revenue in EUR", "supersedes_id": null}], "user_profile": null}' }
     ]
   })
-  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', watch: false })
+  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false })
   const learned = new Promise<PushEvent>((resolve) => glassbox.subscribe((event) => event.channel === 'memory-learned' && resolve(event)))
   const chat = await glassbox.createChat({})
   const { runId } = await glassbox.sendMessage({ chatId: chat.id, text: 'From now on, always show revenue in EUR.' })

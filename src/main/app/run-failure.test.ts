@@ -1,6 +1,6 @@
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer, type Turn } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 
@@ -19,7 +19,7 @@ afterEach(async () => {
 
 async function failedAnswer(endpoint: string, model: string): Promise<{ text: string; error: string | undefined }> {
   temp = makeTempDir()
-  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint, model, watch: false, extractMemories: false })
+  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint, model, watch: false, extractMemories: false })
   const chat = await glassbox.createChat({})
   const { runId } = await glassbox.sendMessage({ chatId: chat.id, text: 'Revenue?' })
   await glassbox.waitForRun(runId)

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest'
-import { makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer, type Turn } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 
@@ -26,7 +26,7 @@ afterEach(async () => {
 it('stores each request of a run exactly as the server received it, and only the run’s own', async () => {
   temp = makeTempDir()
   server = await startScriptedServer({ script: threeRounds })
-  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', watch: false })
+  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false })
   const chat = await glassbox.createChat({})
   const { runId } = await glassbox.sendMessage({ chatId: chat.id, text: 'How many orders — “exactly”?' })
   await glassbox.waitForRun(runId)
@@ -34,7 +34,7 @@ it('stores each request of a run exactly as the server received it, and only the
   const received = server.chatRequests()
   expect(received.length).toBe(4)
 
-  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, watch: false })
+  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, watch: false })
   const run = await glassbox.getRun({ runId })
   expect(run.requests?.map((request) => request.round)).toEqual([1, 2, 3])
   expect(run.requests?.map((request) => request.body)).toEqual(received.slice(0, 3).map((request) => request.rawBody))

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest'
-import { makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 
@@ -21,7 +21,7 @@ it('starts in tool-less mode when /props says the chat template cannot take tool
     script: () => ({ text: 'Fine.' })
   })
   temp = makeTempDir()
-  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_EXAMPLE, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
+  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
   const chat = await glassbox.createChat({})
   const { done } = await glassbox.send({ chatId: chat.id, text: 'What is the total revenue?' })
   const outcome = await done

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterEach, describe, expect, it } from 'vitest'
-import { NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { NAO_LAYOUT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import type { ServerPreset } from '../agent/endpoints'
 import { main } from '../cli'
@@ -18,7 +18,7 @@ afterEach(async () => {
 })
 
 async function trueRevenue(): Promise<string> {
-  const instance = await DuckDBInstance.create(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'), { access_mode: 'READ_ONLY' })
+  const instance = await DuckDBInstance.create(join(NAO_LAYOUT, 'jaffle_shop.duckdb'), { access_mode: 'READ_ONLY' })
   const connection = await instance.connect()
   const value = (await connection.runAndReadAll('SELECT SUM(amount) FROM orders')).getRowsJson()[0][0]
   connection.closeSync()
@@ -27,7 +27,7 @@ async function trueRevenue(): Promise<string> {
 }
 
 describe('glassbox ask', () => {
-  it('answers on the nao example: the model receives the true revenue from execute_sql (--json)', async () => {
+  it('answers on the nao-layout fixture: the model receives the true revenue from execute_sql (--json)', async () => {
     const expected = await trueRevenue()
     server = await startScriptedServer({
       script: [
@@ -36,7 +36,7 @@ describe('glassbox ask', () => {
       ]
     })
     const { io, out } = captureIo()
-    const code = await main(['ask', '--project', NAO_EXAMPLE, '--question', 'What is the total revenue?', '--endpoint', server.url, '--model', 'scripted-model', '--json'], io)
+    const code = await main(['ask', '--project', NAO_LAYOUT, '--question', 'What is the total revenue?', '--endpoint', server.url, '--model', 'scripted-model', '--json'], io)
     expect(code).toBe(0)
     const printed = JSON.parse(out())
     expect(printed).toMatchObject({
@@ -57,7 +57,7 @@ describe('glassbox ask', () => {
   it('streams the answer as text and tool calls to stderr', async () => {
     server = await startScriptedServer({ script: [{ toolCalls: [{ name: 'list', args: { path: 'docs' } }] }, { text: 'There is one doc.' }] })
     const { io, out, err } = captureIo()
-    const code = await run(['--project', NAO_EXAMPLE, '--question', 'docs?', '--endpoint', server.url, '--model', 'm'], io)
+    const code = await run(['--project', NAO_LAYOUT, '--question', 'docs?', '--endpoint', server.url, '--model', 'm'], io)
     expect(code).toBe(0)
     expect(out()).toBe('There is one doc.\n')
     expect(err()).toContain('→ list {"path":"docs"}')
@@ -66,14 +66,14 @@ describe('glassbox ask', () => {
   it('uses the first model the server lists when --model is absent', async () => {
     server = await startScriptedServer({ models: [{ id: 'qwen3:8b' }], script: [{ text: 'Hi.' }] })
     const { io } = captureIo()
-    expect(await run(['--project', NAO_EXAMPLE, '--question', 'hi', '--endpoint', server.url], io)).toBe(0)
+    expect(await run(['--project', NAO_LAYOUT, '--question', 'hi', '--endpoint', server.url], io)).toBe(0)
     expect(server.chatRequests()[0].body).toMatchObject({ model: 'qwen3:8b' })
   })
 
   it('fails with one line and a non-zero exit when the run fails', async () => {
     server = await startScriptedServer({ script: [{ fault: 'http-500' }] })
     const { io, err } = captureIo()
-    const code = await main(['ask', '--project', NAO_EXAMPLE, '--question', 'hi', '--endpoint', server.url, '--model', 'm'], io)
+    const code = await main(['ask', '--project', NAO_LAYOUT, '--question', 'hi', '--endpoint', server.url, '--model', 'm'], io)
     expect(code).toBe(1)
     expect(err()).toMatch(/^glassbox ask: The model server failed \(HTTP 500\)/)
   })
@@ -82,7 +82,7 @@ describe('glassbox ask', () => {
     server = await startScriptedServer({ script: [{ text: 'The total revenue', finishReason: 'length', usage: false }] })
     const dataDir = mkdtempSync(join(tmpdir(), 'glassbox-ask-'))
     const { io, out, err } = captureIo()
-    const code = await main(['ask', '--project', NAO_EXAMPLE, '--question', 'revenue?', '--endpoint', server.url, '--model', 'm', '--data-dir', dataDir, '--json'], io)
+    const code = await main(['ask', '--project', NAO_LAYOUT, '--question', 'revenue?', '--endpoint', server.url, '--model', 'm', '--data-dir', dataDir, '--json'], io)
     expect(code).toBe(0)
     const printed = JSON.parse(out())
     expect(printed).toMatchObject({ stopReason: 'length', usage: null })
@@ -100,19 +100,19 @@ describe('glassbox ask', () => {
   it('guides the user when no server is running', async () => {
     const { io, err } = captureIo()
     const dead: ServerPreset[] = [{ kind: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:9/v1' }]
-    expect(await run(['--project', NAO_EXAMPLE, '--question', 'hi'], io, { serverPresets: dead })).toBe(1)
+    expect(await run(['--project', NAO_LAYOUT, '--question', 'hi'], io, { serverPresets: dead })).toBe(1)
     expect(err()).toMatch(/^glassbox ask: No local model server is running\. Start one, then try again:\n {2}Ollama: .*ollama serve/)
     const unreachable = captureIo()
-    expect(await main(['ask', '--project', NAO_EXAMPLE, '--question', 'hi', '--endpoint', 'http://127.0.0.1:9/v1'], unreachable.io)).toBe(1)
+    expect(await main(['ask', '--project', NAO_LAYOUT, '--question', 'hi', '--endpoint', 'http://127.0.0.1:9/v1'], unreachable.io)).toBe(1)
     expect(unreachable.err()).toMatch(/^glassbox ask: Could not list the models of http:\/\/127\.0\.0\.1:9\/v1 .*\nNo local model server is running/)
   })
 
   it('reports missing options and a bad endpoint as input errors', async () => {
     const { io, err } = captureIo()
-    expect(await main(['ask', '--project', NAO_EXAMPLE], io)).toBe(1)
+    expect(await main(['ask', '--project', NAO_LAYOUT], io)).toBe(1)
     expect(err()).toBe('glassbox ask: --question TEXT is required\n')
     const bad = captureIo()
-    expect(await main(['ask', '--project', NAO_EXAMPLE, '--question', 'x', '--endpoint', 'nonsense'], bad.io)).toBe(1)
+    expect(await main(['ask', '--project', NAO_LAYOUT, '--question', 'x', '--endpoint', 'nonsense'], bad.io)).toBe(1)
     expect(bad.err()).toContain('is not a URL')
   })
 })

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { copyNaoExample, makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { copyNaoLayout, makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { runCli } from '../../../test/support/capture-io'
 
 // `glassbox prompt` as people and scripts call it (in-process, same dispatcher as the binary).
@@ -22,8 +22,8 @@ describe('glassbox prompt', () => {
     return JSON.parse(result.stdout)
   }
 
-  it('prints every key of the --json contract for the nao example', async () => {
-    const output = await promptJson('--project', NAO_EXAMPLE)
+  it('prints every key of the --json contract for the nao-layout fixture', async () => {
+    const output = await promptJson('--project', NAO_LAYOUT)
     expect(Object.keys(output).sort()).toEqual(['budget', 'diagnostics', 'memory', 'messages', 'overrideMode', 'sections', 'system', 'user'])
     expect(output.overrideMode).toBe('default')
     for (const heading of ['# Instructions', '## Persona', '## Tool Calls', '## SQL Query Rules', '## User Rules', '## Current User Connections']) {
@@ -36,26 +36,26 @@ describe('glassbox prompt', () => {
   })
 
   it('drops the clarification rule in test mode', async () => {
-    const output = await promptJson('--project', NAO_EXAMPLE, '--test-mode')
+    const output = await promptJson('--project', NAO_LAYOUT, '--test-mode')
     expect(output.system).not.toContain('clarification')
   })
 
   it('wraps the prompt for a messaging channel', async () => {
-    const plain = await promptJson('--project', NAO_EXAMPLE)
-    const whatsapp = await promptJson('--project', NAO_EXAMPLE, '--channel', 'whatsapp')
+    const plain = await promptJson('--project', NAO_LAYOUT)
+    const whatsapp = await promptJson('--project', NAO_LAYOUT, '--channel', 'whatsapp')
     expect(whatsapp.system).not.toBe(plain.system)
     expect(whatsapp.system.toLowerCase()).toContain('whatsapp')
   })
 
   it('keeps the question byte-identical when there is no context', async () => {
     const question = 'a < b & "c" {{x}} `y`'
-    const output = await promptJson('--project', NAO_EXAMPLE, '--question', question)
+    const output = await promptJson('--project', NAO_LAYOUT, '--question', question)
     expect(output.user).toBe(question)
     expect(output.messages.at(-1)).toEqual({ role: 'user', content: question })
   })
 
   it('puts an attached image in the context block with the vision note', async () => {
-    const copy = copyNaoExample()
+    const copy = copyNaoLayout()
     try {
       const image = join(copy.dir, 'docs', 'chart.png')
       mkdirSync(join(copy.dir, 'docs'), { recursive: true })
@@ -71,9 +71,9 @@ describe('glassbox prompt', () => {
   })
 
   describe('--attach obeys the agent tools\' visibility rules (#11 B9)', () => {
-    let copy: ReturnType<typeof copyNaoExample>
+    let copy: ReturnType<typeof copyNaoLayout>
     beforeEach(() => {
-      copy = copyNaoExample()
+      copy = copyNaoLayout()
       mkdirSync(join(copy.dir, '.git'), { recursive: true })
       writeFileSync(join(copy.dir, '.git', 'config'), 'SECRET-GIT-LINE url=https://token@example.invalid\n')
       writeFileSync(join(copy.dir, '.naoignore'), 'private/\n')
@@ -98,15 +98,36 @@ describe('glassbox prompt', () => {
   })
 
   it('shows each budget part against the context window', async () => {
-    const output = await promptJson('--project', NAO_EXAMPLE, '--question', 'How many orders?')
+    const output = await promptJson('--project', NAO_LAYOUT, '--question', 'How many orders?')
     expect(output.budget.contextWindow).toBeGreaterThan(0)
     expect(output.budget.parts.find((part: { name: string }) => part.name === 'system').tokens).toBeGreaterThan(100)
   })
 
+  describe("the fixture's channel prompts", () => {
+    it('replaces the prompt for slack (agent/prompts/slack.md has no placeholder)', async () => {
+      const output = await promptJson('--project', NAO_LAYOUT, '--channel', 'slack')
+      expect(output.overrideMode).toBe('replaced')
+      expect(output.system.startsWith('You answer questions about the jaffle shop')).toBe(true)
+      expect(output.system).not.toContain('## SQL Query Rules')
+    })
+
+    it('wraps the default prompt for teams, and injects one section for telegram', async () => {
+      const teams = await promptJson('--project', NAO_LAYOUT, '--channel', 'teams')
+      expect(teams.overrideMode).toBe('wrapped')
+      expect(teams.system.startsWith('This conversation happens in Microsoft Teams')).toBe(true)
+      expect(teams.system).toContain('## SQL Query Rules')
+      const telegram = await promptJson('--project', NAO_LAYOUT, '--channel', 'telegram')
+      expect(telegram.overrideMode).toBe('wrapped')
+      expect(telegram.system).toContain('## SQL Query Rules')
+      expect(telegram.system).not.toContain('## Persona')
+      expect(telegram.diagnostics).toEqual([])
+    })
+  })
+
   describe('project overrides', () => {
-    let copy: ReturnType<typeof copyNaoExample>
+    let copy: ReturnType<typeof copyNaoLayout>
     beforeEach(() => {
-      copy = copyNaoExample()
+      copy = copyNaoLayout()
       mkdirSync(join(copy.dir, 'agent', 'prompts'), { recursive: true })
     })
     afterEach(() => copy.cleanup())
@@ -130,14 +151,14 @@ describe('glassbox prompt', () => {
 
   it('shows memories added with the memory command, and says how many were left out', async () => {
     const add = (content: string) =>
-      cli(['memory', 'add', '--project', NAO_EXAMPLE, '--data-dir', data.dir, '--category', 'global_rule', content])
+      cli(['memory', 'add', '--project', NAO_LAYOUT, '--data-dir', data.dir, '--category', 'global_rule', content])
     expect((await add('Always show revenue in EUR.')).code).toBe(0)
-    let output = await promptJson('--project', NAO_EXAMPLE)
+    let output = await promptJson('--project', NAO_LAYOUT)
     expect(output.system).toContain('Always show revenue in EUR.')
     expect(output.memory.included.map((memory: { content: string }) => memory.content)).toEqual(['Always show revenue in EUR.'])
 
     for (let i = 0; i < 60; i++) await add(`Rule number ${i}: ${'always use the fiscal calendar for quarterly breakdowns '.repeat(3)}`)
-    output = await promptJson('--project', NAO_EXAMPLE)
+    output = await promptJson('--project', NAO_LAYOUT)
     expect(output.memory.dropped.length).toBeGreaterThan(0)
     expect(output.memory.dropped[0].reason).toMatch(/budget/)
     expect(output.system).toContain(String(output.memory.dropped.length))
@@ -151,7 +172,7 @@ describe('glassbox prompt', () => {
   })
 
   it('finishes fast on a project whose RULES.md is 1 MB of one "word" (#11 B10)', async () => {
-    const copy = copyNaoExample()
+    const copy = copyNaoLayout()
     try {
       writeFileSync(join(copy.dir, 'RULES.md'), 'x'.repeat(1024 * 1024))
       const started = Date.now()
@@ -164,7 +185,7 @@ describe('glassbox prompt', () => {
   })
 
   it('reports an unclosed {{#each in agent/prompts/system.md as a diagnostic (#11)', async () => {
-    const copy = copyNaoExample()
+    const copy = copyNaoLayout()
     try {
       mkdirSync(join(copy.dir, 'agent', 'prompts'), { recursive: true })
       writeFileSync(join(copy.dir, 'agent/prompts/system.md'), 'Tables:\n{{#each tables}}\n- {{name}}\n\n{{ nao_prompt }}\n')

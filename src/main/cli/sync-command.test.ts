@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { copyNaoExample } from '../../../test/support/fixtures'
+import { copyNaoLayout } from '../../../test/support/fixtures'
 import { runCli } from '../../../test/support/capture-io'
 
 const cleanups: (() => void)[] = []
@@ -10,8 +10,8 @@ afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
 const cli = runCli
 
 describe('glassbox sync', () => {
-  it('syncs the nao example: progress on stderr, summary on stdout', async () => {
-    const project = copyNaoExample()
+  it('syncs the nao-layout fixture: progress on stderr, summary on stdout', async () => {
+    const project = copyNaoLayout()
     cleanups.push(project.cleanup)
     rmSync(join(project.dir, 'databases'), { recursive: true })
     const { code, stdout, stderr } = await cli(['sync', '--project', project.dir])
@@ -27,7 +27,7 @@ describe('glassbox sync', () => {
   })
 
   it('reports a missing database file on stderr with exit code 1', async () => {
-    const project = copyNaoExample()
+    const project = copyNaoLayout()
     cleanups.push(project.cleanup)
     rmSync(join(project.dir, 'jaffle_shop.duckdb'))
     const { code, stderr } = await cli(['sync', '--project', project.dir])
@@ -42,7 +42,7 @@ describe('glassbox sync', () => {
   })
 
   it('reads a nao_config.yaml with Jinja expressions and a broken entry', async () => {
-    const project = copyNaoExample()
+    const project = copyNaoLayout()
     cleanups.push(project.cleanup)
     writeFileSync(
       join(project.dir, 'nao_config.yaml'),

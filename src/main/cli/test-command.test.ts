@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { NAO_EXAMPLE, copyNaoExample, makeTempDir } from '../../../test/support/fixtures'
+import { NAO_LAYOUT, copyNaoLayout, makeTempDir } from '../../../test/support/fixtures'
 import { evaluationProject, startTwoModelServer, twoModelScript } from '../../../test/support/two-model-evaluation'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { main } from '../cli'
@@ -18,7 +18,7 @@ afterEach(async () => {
 /** The model runs `sql` with execute_sql, then answers in words. */
 function modelRunning(sql: string): Promise<ScriptedServer> {
   return startScriptedServer({
-    script: [{ toolCalls: [{ name: 'execute_sql', args: { sql_query: sql } }] }, { text: 'The total revenue is 1672.' }]
+    script: [{ toolCalls: [{ name: 'execute_sql', args: { sql_query: sql } }] }, { text: 'The total revenue is 1734.' }]
   })
 }
 
@@ -26,7 +26,7 @@ describe('glassbox test', () => {
   it('--json reports total_revenue passed when the model runs the right SQL', async () => {
     server = await modelRunning('SELECT SUM(amount) AS revenue FROM orders')
     const { io, out, err } = captureIo()
-    const code = await main(['test', '--project', NAO_EXAMPLE, '--endpoint', server.url, '--json'], io)
+    const code = await main(['test', '--project', NAO_LAYOUT, '--endpoint', server.url, '--json'], io)
     expect(err()).toBe('')
     expect(code).toBe(0)
     const report = JSON.parse(out())
@@ -34,8 +34,8 @@ describe('glassbox test', () => {
     expect(report.cases[0]).toMatchObject({
       name: 'total_revenue',
       status: 'passed',
-      expected: [[1672]],
-      actual: [[1672]],
+      expected: [[1734]],
+      actual: [[1734]],
       sql: 'SELECT SUM(amount) AS revenue FROM orders',
       runId: expect.any(String),
       tokens: 220
@@ -46,18 +46,18 @@ describe('glassbox test', () => {
   it('--json reports total_revenue failed when the model runs a wrong SQL', async () => {
     server = await modelRunning("SELECT SUM(amount) FROM orders WHERE status = 'completed'")
     const { io, out, err } = captureIo()
-    const code = await main(['test', '--project', NAO_EXAMPLE, '--endpoint', server.url, '--json'], io)
+    const code = await main(['test', '--project', NAO_LAYOUT, '--endpoint', server.url, '--json'], io)
     expect(code).toBe(1)
     const report = JSON.parse(out())
     expect(report).toMatchObject({ passed: 0, failed: 1, errored: 0 })
-    expect(report.cases[0]).toMatchObject({ status: 'failed', expected: [[1672]], message: expect.stringContaining('[1672]') })
+    expect(report.cases[0]).toMatchObject({ status: 'failed', expected: [[1734]], message: expect.stringContaining('[1734]') })
   })
 
   it('prints one line per case and a summary without --json, errors included', async () => {
-    const project = copyNaoExample()
+    const project = copyNaoLayout()
     cleanups.push(project.cleanup)
     writeFileSync(join(project.dir, 'tests/broken.yml'), 'name: broken\nprompt: [\n')
-    server = await modelRunning('SELECT 1672')
+    server = await modelRunning('SELECT 1734')
     const { io, out, err } = captureIo()
     const code = await main(['test', '--project', project.dir, '--endpoint', server.url], io)
     expect(code).toBe(1)
@@ -68,7 +68,7 @@ describe('glassbox test', () => {
   })
 
   it('refuses a project without tests in one line', async () => {
-    const project = copyNaoExample()
+    const project = copyNaoLayout()
     cleanups.push(project.cleanup)
     const { io, out, err } = captureIo()
     const code = await main(['test', '--project', join(project.dir, 'docs')], io)

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { NAO_EXAMPLE, makeTempDir } from '../../../test/support/fixtures'
+import { NAO_LAYOUT, makeTempDir } from '../../../test/support/fixtures'
 import { readDatabaseConfigs } from './database-config'
 
 const cleanups: (() => void)[] = []
@@ -15,13 +15,13 @@ function projectWithConfig(text: string): string {
 }
 
 describe('readDatabaseConfigs', () => {
-  it('reads the nao example despite its Jinja expression', () => {
-    expect(readDatabaseConfigs(NAO_EXAMPLE)).toEqual({
+  it('reads the nao-layout fixture despite its Jinja expression', () => {
+    expect(readDatabaseConfigs(NAO_LAYOUT)).toEqual({
       databases: [
         {
           name: 'duckdb-jaffle-shop',
           type: 'duckdb',
-          path: join(NAO_EXAMPLE, 'jaffle_shop.duckdb'),
+          path: join(NAO_LAYOUT, 'jaffle_shop.duckdb'),
           accessors: ['columns', 'preview'],
           include: [],
           exclude: []

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFile
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterEach, describe, expect, it } from 'vitest'
-import { copyNaoExample } from '../../../test/support/fixtures'
+import { copyNaoLayout } from '../../../test/support/fixtures'
 import { syncProject } from './sync'
 import type { CommitStep } from './table-folder'
 
@@ -26,7 +26,7 @@ function snapshot(root: string): Record<string, Record<string, string>> {
 
 /** A copy of the example, synced, whose database then changes so the next sync rewrites every table. */
 async function changedProject(): Promise<{ dir: string; before: ReturnType<typeof snapshot> }> {
-  const project = copyNaoExample()
+  const project = copyNaoLayout()
   cleanups.push(project.cleanup)
   await syncProject(project.dir)
   writeFileSync(join(project.dir, SCHEMA_DIR, 'table=orders/annotations.md'), 'Amounts are in dollars.\n')

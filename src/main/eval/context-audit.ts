@@ -1,4 +1,4 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import { isAbsolute, relative } from 'node:path'
 import type { ContextAudit } from '../../shared/api'
 import type { TableRef } from '../project/types'
@@ -25,6 +25,8 @@ export interface SqlTableParser {
 export function createSqlTableParser(): SqlTableParser {
   let opened: Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> | null = null
   const open = async () => {
+    // Loaded on the first audit, not when the services start (the CLI's prompt never needs DuckDB).
+    const { DuckDBInstance } = await import('@duckdb/node-api')
     const instance = await DuckDBInstance.create(':memory:', { enable_external_access: 'false' })
     return { instance, connection: await instance.connect() }
   }

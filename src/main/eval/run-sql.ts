@@ -1,6 +1,6 @@
 import { engineOf, type DatabasePool, type LocalDatabase } from '../agent/sql/database-pool'
 import type { QueryResult } from '../agent/sql/query-result'
-import { openLockedDuckDb, runDuckDbQuery, type LockedDuckDb } from '../agent/sql/duckdb-runner'
+import type { LockedDuckDb } from '../agent/sql/duckdb-runner'
 import { createSqliteHost, type SqliteHost } from '../agent/sql/sqlite-runner'
 import { readDatabaseConfigs } from '../data/database-config'
 import { resolveInside } from '../project/safe-path'
@@ -30,10 +30,11 @@ export function createSqlRunner(dbPath: string): SqlRunner {
   return {
     async run(sql) {
       const request = { sql, keepRows: MAX_ROWS, timeoutMs: TIMEOUT_MS, signal: new AbortController().signal }
-      const result =
-        engine === 'sqlite'
-          ? await (sqlite ??= createSqliteHost()).run(dbPath, request)
-          : await runDuckDbQuery(await (duck ??= openLockedDuckDb(dbPath)), request)
+      // DuckDB's bindings load on first use: the services that hold this module start without them.
+      const duckdb = engine === 'duckdb' ? await import('../agent/sql/duckdb-runner') : null
+      const result = duckdb
+        ? await duckdb.runDuckDbQuery(await (duck ??= duckdb.openLockedDuckDb(dbPath)), request)
+        : await (sqlite ??= createSqliteHost()).run(dbPath, request)
       return comparable(result)
     },
     close() {

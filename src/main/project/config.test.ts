@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { NAO_LAYOUT } from '../../../test/support/fixtures'
 import { blankTemplates, parseConfig, resolveDatabases } from './config'
 
 describe('blankTemplates', () => {
@@ -13,14 +13,14 @@ describe('blankTemplates', () => {
 })
 
 describe('parseConfig', () => {
-  it("reads the nao example's config despite its Jinja api_key", () => {
-    const config = parseConfig(readFileSync(join(NAO_EXAMPLE, 'nao_config.yaml'), 'utf8'))
-    expect(config.projectName).toBe('example')
+  it("reads the nao-layout fixture's config despite its Jinja api_key", () => {
+    const config = parseConfig(readFileSync(join(NAO_LAYOUT, 'nao_config.yaml'), 'utf8'))
+    expect(config.projectName).toBe('nao-layout')
     expect(config.databases).toEqual([
       { index: 0, name: 'duckdb-jaffle-shop', type: 'duckdb', path: './jaffle_shop.duckdb', accessors: ['columns', 'preview'], include: [], exclude: [] }
     ])
     expect(config.diagnostics).toEqual([])
-    expect(resolveDatabases(NAO_EXAMPLE, config.databases).databases[0].path).toBe(join(NAO_EXAMPLE, 'jaffle_shop.duckdb'))
+    expect(resolveDatabases(NAO_LAYOUT, config.databases).databases[0].path).toBe(join(NAO_LAYOUT, 'jaffle_shop.duckdb'))
   })
 
   it('skips an entry without name or type and keeps the others', () => {
@@ -34,7 +34,7 @@ describe('parseConfig', () => {
 
   it('says when a database file does not exist yet', () => {
     const config = parseConfig('databases:\n- {name: later, type: sqlite, path: ./later.sqlite}\n')
-    const resolved = resolveDatabases(NAO_EXAMPLE, config.databases)
+    const resolved = resolveDatabases(NAO_LAYOUT, config.databases)
     expect(resolved.databases[0].path).toBeNull()
     expect(resolved.diagnostics[0].problem).toMatch(/databases\[0\] \(later\): Cannot read "\.\/later\.sqlite": no such file/)
   })

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { makeTempDir, NAO_EXAMPLE } from '../../../test/support/fixtures'
+import { makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { loadProject } from './load'
 
 const cleanups: Array<() => void> = []
@@ -27,10 +27,10 @@ function write(root: string, path: string, content: string | Buffer): void {
   writeFileSync(join(root, path), content)
 }
 
-describe('loadProject on the nao example', () => {
+describe('loadProject on the nao-layout fixture', () => {
   it('reads connections, tables, rules, config and visibility', async () => {
-    const snapshot = await loadProject(NAO_EXAMPLE)
-    expect(snapshot.name).toBe('example')
+    const snapshot = await loadProject(NAO_LAYOUT)
+    expect(snapshot.name).toBe('nao-layout')
     expect(snapshot.connections).toEqual([{ type: 'duckdb', database: 'jaffle_shop' }])
     // The fixture has 8 table folders (customers, orders, raw_*×3, stg_*×3).
     expect(snapshot.tables.map((table) => table.table)).toEqual([
@@ -44,12 +44,12 @@ describe('loadProject on the nao example', () => {
       'stg_payments'
     ])
     expect(snapshot.tables[0].files).toEqual(['columns.md', 'description.md', 'preview.md'])
-    expect(snapshot.rules).toEqual({ source: 'RULES.md', text: readFileSync(join(NAO_EXAMPLE, 'RULES.md'), 'utf8') })
+    expect(snapshot.rules).toEqual({ source: 'RULES.md', text: readFileSync(join(NAO_LAYOUT, 'RULES.md'), 'utf8') })
     expect(snapshot.databases).toEqual([
       {
         name: 'duckdb-jaffle-shop',
         type: 'duckdb',
-        path: join(NAO_EXAMPLE, 'jaffle_shop.duckdb'),
+        path: join(NAO_LAYOUT, 'jaffle_shop.duckdb'),
         accessors: ['columns', 'preview'],
         include: [],
         exclude: []
@@ -60,7 +60,10 @@ describe('loadProject on the nao example', () => {
     expect(snapshot.files).toContain('docs/notion/jaffle-shop-information.md')
     expect(snapshot.files.some((file) => file.startsWith('templates/'))).toBe(false)
     expect(snapshot.files).toEqual([...snapshot.files].sort())
-    expect(snapshot.skills).toEqual([])
+    expect(snapshot.skills.map(({ name, description, location }) => ({ name, description, location }))).toEqual([
+      { name: 'cohort-retention', description: '', location: 'agent/skills/cohort-retention.md' },
+      { name: 'revenue', description: 'How to compute revenue and split it by payment method', location: 'agent/skills/revenue.md' }
+    ])
     expect(snapshot.diagnostics).toEqual([])
     expect(snapshot.version).toBe(0)
   })

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { copyNaoExample } from '../../../test/support/fixtures'
+import { copyNaoLayout } from '../../../test/support/fixtures'
 import { loadProject } from './load'
 import type { ProjectSnapshot } from './types'
 import { FOLDER_GONE_PROBLEM, openProject, type WatchedProjectModel } from './watch'
@@ -12,7 +12,7 @@ afterEach(async () => {
 })
 
 async function openCopy(options: Parameters<typeof openProject>[1] = {}): Promise<{ dir: string; model: WatchedProjectModel }> {
-  const copy = copyNaoExample()
+  const copy = copyNaoLayout()
   cleanups.push(copy.cleanup)
   const model = await openProject(copy.dir, options)
   cleanups.push(() => model.close())
@@ -52,7 +52,7 @@ describe('openProject', () => {
   })
 
   it('catches a change made while the watcher was still starting', async () => {
-    const copy = copyNaoExample()
+    const copy = copyNaoLayout()
     cleanups.push(copy.cleanup)
     const model = await openProject(copy.dir, { debounceMs: 20 })
     cleanups.push(() => model.close())
@@ -80,9 +80,9 @@ describe('openProject', () => {
     rmSync(join(dir, 'tests', 'total_revenue.yml'))
     await waitFor(() => {
       const snapshot = model.snapshot()
-      return snapshot.skills.length === 1 && snapshot.tables.length === 9 && snapshot.tests.length === 0
+      return snapshot.skills.length === 3 && snapshot.tables.length === 9 && snapshot.tests.length === 0
     }, 2000)
-    expect(model.snapshot().skills[0]).toMatchObject({ name: 'churn', description: 'churn' })
+    expect(model.snapshot().skills.find((skill) => skill.name === 'churn')).toMatchObject({ name: 'churn', description: 'churn' })
     expect(model.snapshot().tables.find((ref) => ref.table === 'refunds')?.files).toEqual(['columns.md'])
     expect(seen.at(-1)).toBe(model.snapshot())
   })

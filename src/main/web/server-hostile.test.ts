@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { copyNaoExample, makeTempDir } from '../../../test/support/fixtures'
+import { copyNaoLayout, makeTempDir } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from '../app/create-glassbox'
 import { startWebServer, type WebServer } from './server'
@@ -11,7 +11,7 @@ import { startWebServer, type WebServer } from './server'
 // API calls, endpoints checked as http(s) URLs at the boundary, unknown ids and refused attachments as 4xx
 // with a clear message, and attachments hidden from the agent refused (B9).
 
-let project: ReturnType<typeof copyNaoExample>
+let project: ReturnType<typeof copyNaoLayout>
 let data: ReturnType<typeof makeTempDir>
 let renderer: ReturnType<typeof makeTempDir>
 let model: ScriptedServer
@@ -19,7 +19,7 @@ let glassbox: Glassbox
 let server: WebServer
 
 beforeAll(async () => {
-  project = copyNaoExample()
+  project = copyNaoLayout()
   data = makeTempDir()
   renderer = makeTempDir()
   writeFileSync(join(renderer.dir, 'index.html'), '<!doctype html><title>Glassbox</title>')

@@ -5,10 +5,13 @@ import { parseArgs } from 'node:util'
 import { createGlassbox } from '../app/create-glassbox'
 import { startWebServer } from './server'
 import { errorMessage } from '../../shared/error-message'
+import { findAppRoot } from '../store/native-binding'
+import { rendererOutdated } from './renderer-freshness'
 
 // `npm run web -- --project DIR [--port N] [--endpoint URL] [--model NAME] [--data-dir DIR]`
 
-const REPO_ROOT = resolve(import.meta.dirname, '../../..')
+// The folder with package.json above this file, from the sources (src/main/web) and from the bundle (out/cli).
+const REPO_ROOT = findAppRoot(import.meta.dirname) ?? process.cwd()
 const RENDERER_DIR = resolve(REPO_ROOT, 'out/renderer')
 
 function fail(message: string): never {
@@ -37,7 +40,11 @@ function readOptions(): { project?: string; port: number; endpoint?: string; mod
 }
 
 function ensureRendererBuilt(): void {
-  if (existsSync(resolve(RENDERER_DIR, 'index.html'))) return
+  if (existsSync(resolve(RENDERER_DIR, 'index.html'))) {
+    // Rebuilding takes a while; say so rather than silently serve an old UI.
+    if (rendererOutdated(REPO_ROOT, RENDERER_DIR)) process.stderr.write('glassbox web: out/renderer is older than src/renderer or src/shared: run `npm run build` to serve the current UI.\n')
+    return
+  }
   process.stderr.write('glassbox web: out/renderer is missing, building it once with `npx electron-vite build`…\n')
   const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
   if (build.status !== 0 || !existsSync(resolve(RENDERER_DIR, 'index.html'))) {

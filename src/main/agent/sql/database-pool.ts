@@ -3,7 +3,7 @@ import { dataFileDatabaseName, dataFileFormat, dataFileReader, dataFileTableName
 import { readRegularFileSync } from '../../project/regular-file'
 import { resolveInside, toProjectPath } from '../../project/safe-path'
 import type { ProjectSnapshot } from '../../project/types'
-import { openLockedDuckDb, runDuckDbQuery, type LockedDuckDb } from './duckdb-runner'
+import type { LockedDuckDb } from './duckdb-runner'
 import { createPostgresHost, type PostgresHost } from './postgres-runner'
 import { projectFileAccess } from './project-file-access'
 import type { QueryRequest, QueryResult } from './query-result'
@@ -68,7 +68,11 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
     let instance = instances.get(key)
     if (!instance) {
       access ??= projectFileAccess(project.root, projectFiles)
-      instance = key === '' ? openLockedDuckDb(null, { ...access, views }) : openLockedDuckDb(key, access)
+      const fileAccess = access
+      // DuckDB's bindings load on the first query, not with the project (the CLI's prompt never needs them).
+      instance = import('./duckdb-runner').then(({ openLockedDuckDb }) =>
+        key === '' ? openLockedDuckDb(null, { ...fileAccess, views }) : openLockedDuckDb(key, fileAccess)
+      )
       instances.set(key, instance)
       instance.catch(() => instances.delete(key))
     }
@@ -81,7 +85,9 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
     run: async (database, request) => {
       if (database.engine === 'sqlite') return sqlite.run(database.path, request)
       if (database.engine === 'postgres' && database.server) return (postgres ??= createPostgresHost()).run(database.server, request)
-      return runDuckDbQuery(await duckdb(database), request)
+      const opened = await duckdb(database)
+      const { runDuckDbQuery } = await import('./duckdb-runner')
+      return runDuckDbQuery(opened, request)
     },
     close: () => {
       for (const instance of instances.values()) void instance.then((opened) => opened.instance.closeSync(), () => undefined)

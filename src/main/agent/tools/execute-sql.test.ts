@@ -4,21 +4,21 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { NAO_EXAMPLE, makeTempDir } from '../../../../test/support/fixtures'
+import { NAO_LAYOUT, makeTempDir } from '../../../../test/support/fixtures'
 import { loadProject } from '../../project/load'
 import { openLockedDuckDb } from '../sql/duckdb-runner'
 import { executeSqlTool } from './execute-sql'
 import { makeToolContext } from './tool-context.testing'
 
-const DUCKDB_FILE = join(NAO_EXAMPLE, 'jaffle_shop.duckdb')
+const DUCKDB_FILE = join(NAO_LAYOUT, 'jaffle_shop.duckdb')
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex')
 
-describe('execute_sql on DuckDB (nao example)', () => {
+describe('execute_sql on DuckDB (nao-layout fixture)', () => {
   let ctx: Awaited<ReturnType<typeof makeToolContext>>
   let hashBefore: string
   beforeAll(async () => {
     hashBefore = sha256(DUCKDB_FILE)
-    ctx = await makeToolContext(NAO_EXAMPLE, { limits: { sqlTimeoutMs: 1_000 } })
+    ctx = await makeToolContext(NAO_LAYOUT, { limits: { sqlTimeoutMs: 1_000 } })
   })
   afterAll(() => {
     ctx.close()

@@ -1,17 +1,17 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { NAO_EXAMPLE, makeTempDir } from '../../../../test/support/fixtures'
+import { NAO_LAYOUT, makeTempDir } from '../../../../test/support/fixtures'
 import { grepTool } from './grep'
 import { listTool } from './list'
 import { readTool } from './read'
 import { searchTool } from './search'
 import { makeToolContext } from './tool-context.testing'
 
-describe('file tools on the nao example', () => {
+describe('file tools on the nao-layout fixture', () => {
   let ctx: Awaited<ReturnType<typeof makeToolContext>>
   beforeAll(async () => {
-    ctx = await makeToolContext(NAO_EXAMPLE)
+    ctx = await makeToolContext(NAO_LAYOUT)
   })
   afterAll(() => ctx.close())
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { NAO_EXAMPLE } from '../../../../test/support/fixtures'
+import { NAO_LAYOUT } from '../../../../test/support/fixtures'
 import { clarificationTool } from './clarification'
 import { displayChartTool } from './display-chart'
 import { executeSqlTool } from './execute-sql'
@@ -12,10 +12,10 @@ import { makeToolContext } from './tool-context.testing'
 describe('chart, follow-up, clarification and earlier-result tools', () => {
   let ctx: Awaited<ReturnType<typeof makeToolContext>>
   beforeAll(async () => {
-    ctx = await makeToolContext(NAO_EXAMPLE)
+    ctx = await makeToolContext(NAO_LAYOUT)
     ctx.readAgentResult = async (id) =>
       id === 'r1'
-        ? { resultId: 'r1', title: 'Revenue', status: 'finished', content: 'Revenue was 1672.', toolCalls: [{ callId: 'c1', toolName: 'execute_sql', status: 'ok' }] }
+        ? { resultId: 'r1', title: 'Revenue', status: 'finished', content: 'Revenue was 1734.', toolCalls: [{ callId: 'c1', toolName: 'execute_sql', status: 'ok' }] }
         : null
     ctx.readToolResult = async (resultId, callId) =>
       resultId === 'r1' && callId === 'c1'
@@ -63,7 +63,7 @@ describe('chart, follow-up, clarification and earlier-result tools', () => {
 
   it('read_agent_result and read_tool_result go through the injected lookups', async () => {
     const answer = await readAgentResultTool.invoke({ resultId: 'r1' }, ctx)
-    expect(answer.output).toBe('# Revenue (finished)\nRevenue was 1672.\n\nTool calls (read one with read_tool_result):\n- c1 execute_sql (ok)')
+    expect(answer.output).toBe('# Revenue (finished)\nRevenue was 1734.\n\nTool calls (read one with read_tool_result):\n- c1 execute_sql (ok)')
     expect((await readToolResultTool.invoke({ resultId: 'r1', callId: 'c1' }, ctx)).output).toBe('execute_sql {"sql_query":"SELECT 1"} → ok\n| 1 |')
     expect((await readAgentResultTool.invoke({ resultId: 'nope' }, ctx)).output).toBe('Error: No earlier result with resultId "nope".')
   })

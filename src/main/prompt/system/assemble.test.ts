@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProjectSnapshot } from '../../project/types'
-import { NAO_EXAMPLE } from '../../../../test/support/fixtures'
+import { NAO_LAYOUT } from '../../../../test/support/fixtures'
 import { assembleSystemPrompt, type SystemPromptInput, type SystemPromptResult } from './assemble'
 import { makeMemory, makeProject, readProjectByHand } from './test-support'
 import { DEFAULT_TOOL_NAMES, toolNamesFor } from './tool-names'
@@ -146,9 +146,9 @@ describe('test mode', () => {
 
 describe('determinism and cache', () => {
   it('gives byte-identical output for the same input', () => {
-    const project = readProjectByHand(NAO_EXAMPLE)
+    const project = readProjectByHand(NAO_LAYOUT)
     const first = assembleSystemPrompt(input({ project }))
-    const rebuilt = assembleSystemPrompt(input({ project: readProjectByHand(NAO_EXAMPLE) }))
+    const rebuilt = assembleSystemPrompt(input({ project: readProjectByHand(NAO_LAYOUT) }))
     expect(rebuilt.text).toBe(first.text)
     expect(rebuilt.sections).toEqual(first.sections)
   })
@@ -310,10 +310,10 @@ describe('wrappers', () => {
   })
 })
 
-describe('the nao example', () => {
+describe('the nao-layout fixture', () => {
   it('renders its rules, its DuckDB connection and dialect, and its docs folder', () => {
-    const result = assemble({ project: readProjectByHand(NAO_EXAMPLE) })
-    expect(result.text).toContain('## User Rules\n\nWe are a company that has jaffle shop')
+    const result = assemble({ project: readProjectByHand(NAO_LAYOUT) })
+    expect(result.text).toContain('## User Rules\n\nWe run a small jaffle shop')
     expect(result.text).toContain('- duckdb: jaffle_shop')
     expect(ids(result)).toContain('sql-rules.duckdb')
     expect(result.text).toContain('- **docs/**: ')

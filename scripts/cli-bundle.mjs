@@ -1,0 +1,106 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+// The command line and web mode run as JavaScript bundled by esbuild into out/cli/ (no TypeScript compiler
+// at run time). `npm install` builds it (prepare); every start checks that no source is newer than the
+// bundle and rebuilds first if one is, so a stale bundle never runs. Packages stay external: native modules
+// (better-sqlite3, DuckDB) cannot be bundled, and heavy ones (LangChain, DuckDB) are loaded by dynamic
+// import only in the commands that use them; code splitting keeps those imports lazy.
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+export const OUT_DIR = join(ROOT, 'out', 'cli')
+const INFO_FILE = 'build-info.json'
+const ENTRIES = { cli: 'src/main/cli.ts', web: 'src/main/web/start.ts' }
+const EXTERNAL = ['better-sqlite3', '@duckdb/*', 'pg', 'pg-*', '@langchain/*', 'chokidar', 'electron', 'esbuild', 'playwright-core', 'tsx', 'vitest']
+/** Files that change the bundle without being one of its inputs. */
+const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs']
+
+/** Builds out/cli/ from the sources; the new folder replaces the old one only once complete. */
+export async function buildCli() {
+  const { build } = await import('esbuild')
+  const temp = `${OUT_DIR}.building-${process.pid}`
+  rmSync(temp, { recursive: true, force: true })
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: ENTRIES,
+    outdir: temp,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Small pure-JavaScript packages are bundled (one file to load instead of hundreds); native and heavy ones
+    // stay in node_modules: native modules cannot be bundled, heavy ones load only where a command needs them.
+    external: EXTERNAL,
+    // Bundled CommonJS packages may require Node's built-ins.
+    banner: { js: "import { createRequire as __glassboxRequire } from 'node:module'; const require = __glassboxRequire(import.meta.url);" },
+    // The main process's JSX: prompts are rendered by its own `h` runtime (see electron.vite.config.ts).
+    jsx: 'transform',
+    jsxFactory: 'h',
+    jsxFragment: 'Fragment',
+    tsconfig: join(ROOT, 'tsconfig.node.json'),
+    chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
+    logLevel: 'warning'
+  })
+  // The bundled packages' own files are not listed: installing other versions changes package-lock.json.
+  const inputs = [
+    ...Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules/')),
+    ...CONFIG_FILES.filter((file) => existsSync(join(ROOT, file)))
+  ]
+  writeFileSync(join(temp, INFO_FILE), JSON.stringify({ inputs }, null, 1) + '\n')
+  const old = `${OUT_DIR}.old-${process.pid}`
+  try {
+    if (existsSync(OUT_DIR)) renameSync(OUT_DIR, old)
+    mkdirSync(dirname(OUT_DIR), { recursive: true })
+    renameSync(temp, OUT_DIR)
+  } catch (error) {
+    // Another start built it at the same moment: keep theirs if it is current.
+    rmSync(temp, { recursive: true, force: true })
+    if (staleReason() !== null) throw error
+  } finally {
+    rmSync(old, { recursive: true, force: true })
+  }
+}
+
+/** Why the bundle must be (re)built, or null when it is current. */
+export function staleReason(outDir = OUT_DIR, root = ROOT) {
+  const infoPath = join(outDir, INFO_FILE)
+  if (!existsSync(infoPath)) return 'out/cli is not built yet'
+  const builtAt = statSync(infoPath).mtimeMs
+  let info
+  try {
+    info = JSON.parse(readFileSync(infoPath, 'utf8'))
+  } catch {
+    return 'out/cli/build-info.json is unreadable'
+  }
+  for (const input of info.inputs) {
+    const path = join(root, input)
+    // A deleted source also means the bundle no longer matches the sources.
+    if (!existsSync(path)) return `${input} is gone`
+    if (statSync(path).mtimeMs > builtAt) return `${input} changed`
+  }
+  return null
+}
+
+/** The bundled entry (`cli` or `web`), rebuilt first when a source is newer. */
+export async function builtEntry(name, log = (line) => process.stderr.write(line + '\n')) {
+  const reason = staleReason()
+  if (reason) {
+    log(`glassbox: building the command line into out/cli (${reason})…`)
+    try {
+      await buildCli()
+    } catch (error) {
+      throw new Error(`building out/cli failed (${error instanceof Error ? error.message : String(error)}); run \`npm run build:cli\` to see why`)
+    }
+  }
+  return join(OUT_DIR, `${name}.js`)
+}
+
+// `node scripts/cli-bundle.mjs`: build now (npm's prepare step and `npm run build:cli`).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = performance.now()
+  await buildCli()
+  process.stdout.write(`Built ${relative(process.cwd(), OUT_DIR) || OUT_DIR} in ${Math.round(performance.now() - started)} ms\n`)
+}

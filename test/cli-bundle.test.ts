@@ -1,0 +1,112 @@
+import { execFile, spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { makeTempDir, NAO_LAYOUT, REPO_ROOT } from './support/fixtures'
+import { startScriptedServer } from './support/scripted-openai-server'
+import { staleReason } from '../scripts/cli-bundle.mjs'
+
+// The `glassbox` bin and `npm run web` run esbuild's bundle in out/cli: no TypeScript compiler at run time,
+// rebuilt when a source is newer, heavy packages loaded only by the commands that use them.
+
+const cleanups: (() => void)[] = []
+afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
+
+function glassbox(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(process.execPath, [...(env.GLASSBOX_IMPORT_LOG ? ['--import', recordImportsHook()] : []), 'bin/glassbox.js', ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 120_000
+  })
+}
+
+function recordImportsHook(): string {
+  const hook = pathToFileURL(join(REPO_ROOT, 'test/support/record-imports.mjs')).href
+  return `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hook)});`
+}
+
+describe('the glassbox bin', () => {
+  it('runs from out/cli (the test set-up brought it up to date) and prints the usage', () => {
+    const result = glassbox(['--help'])
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain('Usage: glassbox <command>')
+    // Current, so nothing is said about building.
+    expect(result.stderr).toBe('')
+    expect(JSON.parse(readFileSync(join(REPO_ROOT, 'out/cli/build-info.json'), 'utf8')).inputs).toContain('src/main/cli.ts')
+  }, 120_000)
+
+  it('prompt loads neither tsx, LangChain nor DuckDB', () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const log = join(temp.dir, 'imports.log')
+    const result = glassbox(['prompt', '--project', 'resources/sample-project', '--data-dir', temp.dir, '--json'], { GLASSBOX_IMPORT_LOG: log })
+    expect(result.stderr).toBe('')
+    expect(result.status).toBe(0)
+    expect(JSON.parse(result.stdout).system).toContain('# Instructions')
+    const imported = readFileSync(log, 'utf8').split('\n')
+    expect(imported.some((url) => url.includes('/out/cli/chunks/prompt-command-'))).toBe(true)
+    expect(imported.filter((url) => url.includes('/src/main/') || /node_modules\/(tsx|@langchain|@duckdb)\//.test(url))).toEqual([])
+  }, 120_000)
+})
+
+describe('the bundled ask', () => {
+  it('runs SQL on DuckDB and answers through LangChain against a real local server', async () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const server = await startScriptedServer({
+      script: [{ toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT SUM(amount) AS total_revenue FROM orders' } }] }, { text: 'Total revenue is 1734.' }]
+    })
+    try {
+      // Asynchronous: the scripted server answers from this process's event loop.
+      const stdout = await new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ['bin/glassbox.js', 'ask', '--project', NAO_LAYOUT, '--question', 'Total revenue?', '--endpoint', server.url, '--model', 'scripted-model', '--data-dir', temp.dir, '--json'],
+          { cwd: REPO_ROOT, timeout: 120_000 },
+          (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))
+        )
+      )
+      const output = JSON.parse(stdout)
+      expect(output).toMatchObject({ answer: 'Total revenue is 1734.', stopReason: 'answer' })
+      expect(output.toolCalls[0]).toMatchObject({ name: 'execute_sql', ok: true })
+      expect(output.toolCalls[0].output).toContain('1734')
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
+})
+
+describe('staleReason', () => {
+  function built(inputs: Record<string, string>): { root: string; out: string } {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const out = join(temp.dir, 'out')
+    mkdirSync(out)
+    for (const [file, text] of Object.entries(inputs)) writeFileSync(join(temp.dir, file), text)
+    writeFileSync(join(out, 'build-info.json'), JSON.stringify({ inputs: Object.keys(inputs) }))
+    const past = new Date(Date.now() - 60_000)
+    for (const file of Object.keys(inputs)) utimesSync(join(temp.dir, file), past, past)
+    return { root: temp.dir, out }
+  }
+
+  it('is null when every input is older than the bundle', () => {
+    const { root, out } = built({ 'a.ts': 'a', 'b.ts': 'b' })
+    expect(staleReason(out, root)).toBeNull()
+  })
+
+  it('names the source that changed after the build', () => {
+    const { root, out } = built({ 'a.ts': 'a', 'b.ts': 'b' })
+    const future = new Date(Date.now() + 60_000)
+    utimesSync(join(root, 'b.ts'), future, future)
+    expect(staleReason(out, root)).toBe('b.ts changed')
+  })
+
+  it('names a source that is gone, and a bundle never built', () => {
+    const { root, out } = built({ 'a.ts': 'a' })
+    rmSync(join(root, 'a.ts'))
+    expect(staleReason(out, root)).toBe('a.ts is gone')
+    expect(staleReason(join(root, 'nowhere'), root)).toBe('out/cli is not built yet')
+  })
+})

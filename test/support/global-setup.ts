@@ -1,0 +1,13 @@
+import { builtEntry } from '../../scripts/cli-bundle.mjs'
+import { BROWSER_HINT, chromiumOrSkip } from '../e2e/browser'
+import { NAO_LAYOUT_DATABASE } from './fixtures'
+import { ensureNaoLayoutDatabase } from './nao-layout-database'
+
+// Runs once before the test files: builds the nao-layout fixture's DuckDB file from its seed, brings the CLI
+// bundle up to date (tests that spawn `glassbox` then never build it side by side), and says once why the
+// browser suites will be skipped (or fails the run when GLASSBOX_REQUIRE_BROWSER=1 and none is found).
+export default async function setup(): Promise<void> {
+  if (!chromiumOrSkip()) console.log(BROWSER_HINT)
+  await ensureNaoLayoutDatabase(NAO_LAYOUT_DATABASE)
+  await builtEntry('cli')
+}
