@@ -1,8 +1,11 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { evaluationProject, startTwoModelServer } from '../../../test/support/two-model-evaluation'
 import type { EvaluationProgress } from '../../shared/api'
+import { writeFilesProject } from '../data/data-files.testing'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 import { EvaluationError } from './evaluation'
 
@@ -84,4 +87,23 @@ it('stores per model the system prompt its runs were sent, with its hash', async
   expect(run.systemPrompt).toBe(sent.prompt?.system)
   expect(run.systemPromptHash).toMatch(/^[0-9a-f]{16}$/)
   expect(run.cases[0]).toMatchObject({ outcome: 'passed', rounds: 1, inputTokens: 200, outputTokens: 20, firstTokenMs: expect.any(Number) })
+})
+
+it('runs expected SQL on the project’s data files when it declares no database file (a CSV-only project)', async () => {
+  const project = makeTempDir('glassbox-eval-csv-')
+  const data = makeTempDir('glassbox-eval-app-')
+  cleanups.push(project.cleanup, data.cleanup)
+  await writeFilesProject(project.dir)
+  mkdirSync(join(project.dir, 'tests'))
+  writeFileSync(join(project.dir, 'tests', 'north.yml'), 'name: north revenue\nprompt: What did the north region sell?\nsql: SELECT SUM(amount) AS revenue FROM sales WHERE region = \'north\'\n')
+  // The model answers with the right SQL first, then a sentence.
+  server = await startScriptedServer({
+    script: (request) =>
+      JSON.stringify(request.body).includes('"role":"tool"')
+        ? { text: 'The north region sold 40.5.' }
+        : { toolCalls: [{ name: 'execute_sql', args: { sql_query: "SELECT SUM(amount) AS revenue FROM sales WHERE region = 'north'" } }] }
+  })
+  glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
+  const detail = await glassbox.runEvaluation({})
+  expect(detail.runs[0].cases.map((item) => [item.file, item.outcome])).toEqual([['tests/north.yml', 'passed']])
 })

@@ -90,10 +90,11 @@ export class EvaluationService {
     if (input.evaluationId && store.evaluations.projectOf(input.evaluationId) !== session.projectId) {
       throw new EvaluationError('That evaluation belongs to another project.')
     }
-    // Expected SQL runs on the database the agent's pool has open (the first one nao_config.yaml declares).
+    // Expected SQL runs on a database the agent's pool has open: the first DuckDB or SQLite file
+    // nao_config.yaml declares, else its first database of any kind (a Postgres server, the project's files).
     const dbPath = projectDatabasePath(snapshot.root)
     const pool = session.databases()
-    const database = dbPath ? pool.list().find((candidate) => candidate.path === dbPath) ?? pool.list()[0] ?? null : null
+    const database = (dbPath ? pool.list().find((candidate) => candidate.path === dbPath) : undefined) ?? pool.list()[0] ?? null
     const runExpected = database ? poolSqlRunner(pool, database) : null
     const parser = this.parser
     const evaluationId = input.evaluationId ?? store.evaluations.start(session.projectId)
