@@ -33,24 +33,12 @@ export interface TextRefused {
 
 /** Reads `relPath` (project-relative) as UTF-8 text, at most `maxBytes` of it. Never throws for bad input. */
 export async function readProjectText(root: string, relPath: string, maxBytes: number): Promise<TextRead | TextRefused> {
-  let real: string
+  const real = guardedPath(root, relPath)
+  if (typeof real !== 'string') return real
   try {
-    real = resolveInside(root, relPath)
+    return asText(real, await readRegularFile(real, maxBytes))
   } catch (error) {
-    if (error instanceof PathOutsideProjectError || error instanceof ProjectPathMissingError) {
-      return { ok: false, problem: error.message }
-    }
-    throw error
-  }
-  try {
-    const read = await readRegularFile(real, maxBytes)
-    const cut = read.bytes.length < read.size
-    const decoded = decodeUtf8(read.bytes, cut)
-    if (!decoded.ok) return decoded
-    return { ok: true, real, text: decoded.text, size: read.size, mtimeMs: read.mtimeMs, cut }
-  } catch (error) {
-    if (error instanceof NotRegularFileError) return { ok: false, problem: 'is not a regular file; skipped' }
-    return { ok: false, problem: `could not be read (${describeError(error)}); skipped` }
+    return refusedRead(error)
   }
 }
 
@@ -60,25 +48,37 @@ export async function readProjectText(root: string, relPath: string, maxBytes: n
  * checks, same results; callers keep each call short (the files are capped) and yield between them.
  */
 export function readProjectTextSync(root: string, relPath: string, maxBytes: number): TextRead | TextRefused {
-  let real: string
+  const real = guardedPath(root, relPath)
+  if (typeof real !== 'string') return real
   try {
-    real = resolveInside(root, relPath)
+    return asText(real, readRegularFileSyncWithInfo(real, maxBytes))
+  } catch (error) {
+    return refusedRead(error)
+  }
+}
+
+/** The real path inside the project, or why it may not be read. */
+function guardedPath(root: string, relPath: string): string | TextRefused {
+  try {
+    return resolveInside(root, relPath)
   } catch (error) {
     if (error instanceof PathOutsideProjectError || error instanceof ProjectPathMissingError) {
       return { ok: false, problem: error.message }
     }
     throw error
   }
-  try {
-    const read = readRegularFileSyncWithInfo(real, maxBytes)
-    const cut = read.bytes.length < read.size
-    const decoded = decodeUtf8(read.bytes, cut)
-    if (!decoded.ok) return decoded
-    return { ok: true, real, text: decoded.text, size: read.size, mtimeMs: read.mtimeMs, cut }
-  } catch (error) {
-    if (error instanceof NotRegularFileError) return { ok: false, problem: 'is not a regular file; skipped' }
-    return { ok: false, problem: `could not be read (${describeError(error)}); skipped` }
-  }
+}
+
+function asText(real: string, read: { bytes: Buffer; size: number; mtimeMs: number }): TextRead | TextRefused {
+  const cut = read.bytes.length < read.size
+  const decoded = decodeUtf8(read.bytes, cut)
+  if (!decoded.ok) return decoded
+  return { ok: true, real, text: decoded.text, size: read.size, mtimeMs: read.mtimeMs, cut }
+}
+
+function refusedRead(error: unknown): TextRefused {
+  if (error instanceof NotRegularFileError) return { ok: false, problem: 'is not a regular file; skipped' }
+  return { ok: false, problem: `could not be read (${describeError(error)}); skipped` }
 }
 
 /** Decodes UTF-8 strictly; a cut file may end inside a character, which is dropped rather than refused. */
