@@ -72,8 +72,11 @@ export interface RenderedSection {
   sources: string[]
   start: number
   end: number
-  /** Token count already known for this exact text (memoised parts); dropped when the text is re-indented. */
-  tokens?: number
+  /**
+   * Token count of this exact text, counted on first call and then remembered (memoised parts share it);
+   * dropped when the text is re-indented.
+   */
+  tokens?: () => number
 }
 
 export function h<P extends object>(type: Component<P>, props: P | null, ...children: MarkdownNode[]): MarkdownElement {
