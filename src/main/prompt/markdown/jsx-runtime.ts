@@ -1,5 +1,6 @@
 // A tiny classic JSX runtime for prompts: `h` builds plain element objects, and `renderToMarkdown` turns the
 // tree into text. No DOM, no React: components are plain functions evaluated at render time.
+import type { LazyCount } from './lazy-count'
 
 /** Anything a component may return or take as children. */
 export type MarkdownNode =
@@ -76,7 +77,7 @@ export interface RenderedSection {
    * Token count of this exact text, counted on first call and then remembered (memoised parts share it);
    * dropped when the text is re-indented.
    */
-  tokens?: () => number
+  tokens?: LazyCount
 }
 
 export function h<P extends object>(type: Component<P>, props: P | null, ...children: MarkdownNode[]): MarkdownElement {

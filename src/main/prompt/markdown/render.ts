@@ -2,6 +2,7 @@ import type { PromptSection } from '../../../shared/prompt'
 import { countTokensPiecewise, PIECEWISE_FROM } from '../token-pieces'
 import type { Component, MarkdownElement, MarkdownNode, MemoNode, RenderedSection } from './jsx-runtime'
 import { errorMessage } from '../../../shared/error-message'
+import { LazyCount } from './lazy-count'
 
 // Walks the element tree once. Each node renders to a chunk (text + the sections inside it, located relative
 // to that text); joining and indenting chunks shifts their sections, so the final map is exact.
@@ -79,12 +80,14 @@ export function renderLocated(node: MarkdownNode): LocatedText {
 
 /**
  * A located section with its token count: the one known from render time, else that of its slice of `text`.
- * The count is read on demand (the inspector, the CLI) and then kept: the prompt's text is ready without
- * waiting for BPE over a 200 KB RULES.md in a fresh process, and a reader that never looks never pays.
+ * A count not taken yet is taken when first read (the inspector, the CLI) and then kept: the prompt's text is
+ * ready without waiting for BPE over a 200 KB RULES.md in a fresh process. A count already known (memoised
+ * parts, after the first read) is a plain value, which is ten times cheaper to make than a getter.
  */
 export function withTokens(text: string, section: RenderedSection): PromptSection {
   const { id, title, component, sources, start, end } = section
-  const count = section.tokens ?? once(() => countTokensPiecewise(text.slice(start, end)))
+  const count = section.tokens ?? new LazyCount(() => countTokensPiecewise(text.slice(start, end)))
+  if (count.known) return { id, title, component, sources, start, end, tokens: count.read() }
   return {
     id,
     title,
@@ -93,21 +96,8 @@ export function withTokens(text: string, section: RenderedSection): PromptSectio
     start,
     end,
     get tokens() {
-      return count()
+      return count.read()
     }
-  }
-}
-
-/** `compute`, called at most once; its closure (which may hold a long text) is released after. */
-export function once(compute: () => number): () => number {
-  let pending: (() => number) | null = compute
-  let value = 0
-  return () => {
-    if (pending) {
-      value = pending()
-      pending = null
-    }
-    return value
   }
 }
 
@@ -153,10 +143,10 @@ function renderNode(node: MarkdownNode, separator: string, path: PathStep | null
  * as one long text. Sub-sections start and end at line breaks, where BPE splits anyway: the sum is the whole
  * count, give or take a token at a seam. Positions are taken now: joining moves the section objects later.
  */
-function sectionTokens(inner: Chunk): () => number {
+function sectionTokens(inner: Chunk): LazyCount {
   const { text, sections } = inner
-  if (text.length < PIECEWISE_FROM || sections.length === 0) return once(() => countTokensPiecewise(text))
-  const counted: { start: number; end: number; tokens: () => number }[] = []
+  if (text.length < PIECEWISE_FROM || sections.length === 0) return new LazyCount(() => countTokensPiecewise(text))
+  const counted: { start: number; end: number; tokens: LazyCount }[] = []
   let at = 0
   for (const child of sections) {
     // Nested inside a sub-section already counted, or not counted itself: its text is counted with the rest.
@@ -164,11 +154,11 @@ function sectionTokens(inner: Chunk): () => number {
     counted.push({ start: child.start, end: child.end, tokens: child.tokens })
     at = child.end
   }
-  return once(() => {
+  return new LazyCount(() => {
     let total = 0
     let from = 0
     for (const child of counted) {
-      total += countTokensPiecewise(text.slice(from, child.start)) + child.tokens()
+      total += countTokensPiecewise(text.slice(from, child.start)) + child.tokens.read()
       from = child.end
     }
     return total + countTokensPiecewise(text.slice(from))
@@ -193,10 +183,15 @@ function renderMemo(node: MemoNode, separator: string, path: PathStep | null): C
   return { text: stored.text, sections: stored.sections.map(copySection) }
 }
 
-// Joined text is a tree of string pieces; copying a reused one into one flat string once saves walking its
-// thousands of pieces again every time it is inserted. (A proper substring forces the copy in V8.)
+// Joined text is a tree of string pieces; flattening a reused one once saves walking its thousands of pieces
+// again every time it is inserted. Taking a substring makes V8 flatten the joined string in place, so the
+// same string object, which a section's pending token count also holds, is flat for every reader: a 200 KB
+// RULES.md is copied once, not once here and again when it is counted.
+let flattened = ''
 function flatten(text: string): string {
-  return (' ' + text).slice(1)
+  // Kept, so the substring is not optimised away.
+  flattened = text.slice(0, 1)
+  return text
 }
 
 function copySection(section: RenderedSection): RenderedSection {
@@ -253,7 +248,7 @@ function indentLines(chunk: Chunk, indent: string): Chunk {
     const start = (section.start = moved(section.start))
     const end = (section.end = moved(section.end))
     // The indented text counts differently; counted here, on this chunk, rather than on a slice of the whole prompt.
-    section.tokens = once(() => countTokensPiecewise(text.slice(start, end)))
+    section.tokens = new LazyCount(() => countTokensPiecewise(text.slice(start, end)))
   }
   return { text, sections: chunk.sections }
 }
