@@ -74,8 +74,8 @@ export interface RenderedSection {
   start: number
   end: number
   /**
-   * Token count of this exact text, counted on first call and then remembered (memoised parts share it);
-   * dropped when the text is re-indented.
+   * Token count of this exact text, counted when first read and then kept (memoised parts share it);
+   * replaced by a count of the indented text when the text is re-indented.
    */
   tokens?: LazyCount
 }
