@@ -1,5 +1,6 @@
 // A tiny classic JSX runtime for prompts: `h` builds plain element objects, and `renderToMarkdown` turns the
 // tree into text. No DOM, no React: components are plain functions evaluated at render time.
+import type { LazyCount } from './lazy-count'
 
 /** Anything a component may return or take as children. */
 export type MarkdownNode =
@@ -72,8 +73,11 @@ export interface RenderedSection {
   sources: string[]
   start: number
   end: number
-  /** Token count already known for this exact text (memoised parts); dropped when the text is re-indented. */
-  tokens?: number
+  /**
+   * Token count of this exact text, counted when first read and then kept (memoised parts share it);
+   * replaced by a count of the indented text when the text is re-indented.
+   */
+  tokens?: LazyCount
 }
 
 export function h<P extends object>(type: Component<P>, props: P | null, ...children: MarkdownNode[]): MarkdownElement {

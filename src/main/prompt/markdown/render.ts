@@ -2,6 +2,7 @@ import type { PromptSection } from '../../../shared/prompt'
 import { countTokensPiecewise, PIECEWISE_FROM } from '../token-pieces'
 import type { Component, MarkdownElement, MarkdownNode, MemoNode, RenderedSection } from './jsx-runtime'
 import { errorMessage } from '../../../shared/error-message'
+import { LazyCount } from './lazy-count'
 
 // Walks the element tree once. Each node renders to a chunk (text + the sections inside it, located relative
 // to that text); joining and indenting chunks shifts their sections, so the final map is exact.
@@ -77,9 +78,27 @@ export function renderLocated(node: MarkdownNode): LocatedText {
   return renderNode(node, '', null)
 }
 
-/** A located section with its token count: the one counted at render time, else that of its slice of `text`. */
+/**
+ * A located section with its token count: the one known from render time, else that of its slice of `text`.
+ * A count not taken yet is taken when first read (the inspector, the CLI) and then kept: the prompt's text is
+ * ready without waiting for BPE over a 200 KB RULES.md in a fresh process. A count already known (memoised
+ * parts, after the first read) is a plain value, which is ten times cheaper to make than a getter.
+ */
 export function withTokens(text: string, section: RenderedSection): PromptSection {
-  return { ...section, tokens: section.tokens ?? countTokensPiecewise(text.slice(section.start, section.end)) }
+  const { id, title, component, sources, start, end } = section
+  const count = section.tokens ?? new LazyCount(() => countTokensPiecewise(text.slice(start, end)))
+  if (count.known) return { id, title, component, sources, start, end, tokens: count.read() }
+  return {
+    id,
+    title,
+    component,
+    sources,
+    start,
+    end,
+    get tokens() {
+      return count.read()
+    }
+  }
 }
 
 // The components being rendered, innermost first: a cheap, shared path for section owners.
@@ -106,7 +125,7 @@ function renderNode(node: MarkdownNode, separator: string, path: PathStep | null
       const inner = renderNode(node.children, separator, path)
       if (inner.text.length === 0) return EMPTY
       const component = node.info.component ?? nearestComponent(path)
-      // Counted now, on this section's own text: slicing the whole output later would first copy all of it.
+      // Counted on this section's own text (when asked): slicing the whole output later would copy all of it.
       const tokens = sectionTokens(inner)
       const section = { ...node.info, component, start: 0, end: inner.text.length, tokens }
       return { text: inner.text, sections: [section, ...inner.sections] }
@@ -119,23 +138,31 @@ function renderNode(node: MarkdownNode, separator: string, path: PathStep | null
 }
 
 /**
- * A section's tokens: a long one adds up its sub-sections' counts (known already) and counts only the text
- * between them, piecewise, so 300 skills or 50 rule blocks are not counted a second time as one long text.
- * Sub-sections start and end at line breaks, where BPE splits anyway: the sum is the whole count, give or take
- * a token at a seam.
+ * A section's token count, counted when first asked: a long section adds up its sub-sections' counts and
+ * counts only the text between them, piecewise, so 300 skills or 50 rule blocks are not counted a second time
+ * as one long text. Sub-sections start and end at line breaks, where BPE splits anyway: the sum is the whole
+ * count, give or take a token at a seam. Positions are taken now: joining moves the section objects later.
  */
-function sectionTokens(inner: Chunk): number {
+function sectionTokens(inner: Chunk): LazyCount {
   const { text, sections } = inner
-  if (text.length < PIECEWISE_FROM || sections.length === 0) return countTokensPiecewise(text)
-  let total = 0
+  if (text.length < PIECEWISE_FROM || sections.length === 0) return new LazyCount(() => countTokensPiecewise(text))
+  const counted: { start: number; end: number; tokens: LazyCount }[] = []
   let at = 0
   for (const child of sections) {
     // Nested inside a sub-section already counted, or not counted itself: its text is counted with the rest.
     if (child.start < at || child.tokens === undefined) continue
-    total += countTokensPiecewise(text.slice(at, child.start)) + child.tokens
+    counted.push({ start: child.start, end: child.end, tokens: child.tokens })
     at = child.end
   }
-  return total + countTokensPiecewise(text.slice(at))
+  return new LazyCount(() => {
+    let total = 0
+    let from = 0
+    for (const child of counted) {
+      total += countTokensPiecewise(text.slice(from, child.start)) + child.tokens.read()
+      from = child.end
+    }
+    return total + countTokensPiecewise(text.slice(from))
+  })
 }
 
 // Memo results by `on` object, then by the child's component; copies go out, as chunks are moved in place.
@@ -156,10 +183,15 @@ function renderMemo(node: MemoNode, separator: string, path: PathStep | null): C
   return { text: stored.text, sections: stored.sections.map(copySection) }
 }
 
-// Joined text is a tree of string pieces; copying a reused one into one flat string once saves walking its
-// thousands of pieces again every time it is inserted. (A proper substring forces the copy in V8.)
+// Joined text is a tree of string pieces; flattening a reused one once saves walking its thousands of pieces
+// again every time it is inserted. Taking a substring makes V8 flatten the joined string in place, so the
+// same string object, which a section's pending token count also holds, is flat for every reader: a 200 KB
+// RULES.md is copied once, not once here and again when it is counted.
+let lastFlattened = ''
 function flatten(text: string): string {
-  return (' ' + text).slice(1)
+  // Kept (its first character only), so the substring is not optimised away.
+  lastFlattened = text.slice(0, 1)
+  return text
 }
 
 function copySection(section: RenderedSection): RenderedSection {
@@ -211,12 +243,14 @@ function indentLines(chunk: Chunk, indent: string): Chunk {
   if (indent.length === 0) return chunk
   // Every line start before a position gains one indent; a section starting a line starts after its indent.
   const moved = (position: number): number => position + indent.length * (1 + countNewlines(chunk.text, position))
+  const text = indent + chunk.text.replaceAll('\n', '\n' + indent)
   for (const section of chunk.sections) {
-    section.start = moved(section.start)
-    section.end = moved(section.end)
-    section.tokens = undefined
+    const start = (section.start = moved(section.start))
+    const end = (section.end = moved(section.end))
+    // The indented text counts differently; counted here, on this chunk, rather than on a slice of the whole prompt.
+    section.tokens = new LazyCount(() => countTokensPiecewise(text.slice(start, end)))
   }
-  return { text: indent + chunk.text.replaceAll('\n', '\n' + indent), sections: chunk.sections }
+  return { text, sections: chunk.sections }
 }
 
 function countNewlines(text: string, before: number): number {

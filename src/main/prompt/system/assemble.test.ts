@@ -319,3 +319,23 @@ describe('the nao-layout fixture', () => {
     expect(result.text).toContain('- **docs/**: ')
   })
 })
+
+describe('the behaviour sections, rendered once per input', () => {
+  it('follow every input they read, on snapshots that share their connections list', () => {
+    const base = makeProject({ version: 1 })
+    const texts = [
+      assemble({ project: base }).text,
+      assemble({ project: { ...base, version: 2, contextFolders: { ...base.contextFolders, docs: true } } }).text,
+      assemble({ project: { ...base, version: 3, rules: { source: 'RULES.md', text: 'Use EUR.' } } }).text,
+      assemble({ project: base, testMode: true }).text,
+      assemble({ project: base, tools: ['execute_sql'] }).text,
+      assemble({ project: base, now: new Date('2026-12-24T10:00:00Z') }).text,
+      assemble({ project: base, timezone: 'Asia/Tokyo', now: new Date('2026-11-29T23:30:00Z') }).text
+    ]
+    expect(new Set(texts).size).toBe(texts.length)
+    expect(texts[1]).toContain('docs/')
+    expect(texts[0]).not.toContain('docs/')
+    // Back to the first inputs: the first text again.
+    expect(assemble({ project: { ...base, version: 4 } }).text).toBe(texts[0])
+  })
+})

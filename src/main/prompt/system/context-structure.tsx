@@ -39,7 +39,7 @@ export function ContextStructure({ project, productName = PRODUCT_NAME }: Contex
 // cost more than the rest of this section.
 const indexesByTables = new WeakMap<readonly TableRef[], boolean>()
 
-function hasIndexes(tables: readonly TableRef[]): boolean {
+export function hasIndexes(tables: readonly TableRef[]): boolean {
   let known = indexesByTables.get(tables)
   if (known === undefined) {
     known = tables.some((table) => table.files.includes('indexes.md'))

@@ -28,7 +28,18 @@ export function isKnownTimezone(timezone: string): boolean {
   }
 }
 
+// The last date given, per time zone, with the minute it was for: every prompt asks (its cache key holds the
+// date), and formatting through ICU costs more than the rest of a cached assembly. Time zone offsets are whole
+// minutes, so the date cannot change within one.
+const lastDates = new Map<string, { minute: number; text: string }>()
+
 /** e.g. `Sunday, November 29, 2026`. An unknown time zone falls back to UTC (the caller reports it). */
 export function formatPromptDate(now: Date, timezone: string): string {
-  return formatterFor(isKnownTimezone(timezone) ? timezone : 'UTC').format(now)
+  const zone = isKnownTimezone(timezone) ? timezone : 'UTC'
+  const minute = Math.floor(now.getTime() / 60_000)
+  const last = lastDates.get(zone)
+  if (last && last.minute === minute) return last.text
+  const text = formatterFor(zone).format(now)
+  lastDates.set(zone, { minute, text })
+  return text
 }

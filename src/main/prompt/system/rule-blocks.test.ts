@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { shortTitle, slugOf, splitRuleBlocks } from './rule-blocks'
+import { HEADING_OR_FENCE, shortTitle, slugOf, splitRuleBlocks, type RulePiece } from './rule-blocks'
 
 describe('splitRuleBlocks', () => {
   const rules = 'Intro line.\n\n## Revenue\n\n- Use EUR.\n\n## Customers\n- Exclude tests.'
@@ -41,5 +41,37 @@ describe('slugOf and shortTitle', () => {
 
   it('cuts a long title on one line with an ellipsis', () => {
     expect(shortTitle('a\nb ' + 'x'.repeat(80), 10)).toBe('a b xxxxx…')
+  })
+})
+
+describe('splitRuleBlocks on arbitrary text', () => {
+  /** The plain one-pass split the indexOf search stands in for. */
+  function splitByRegex(text: string): { index: number; heading: string | undefined }[] {
+    return [...text.matchAll(HEADING_OR_FENCE)].map((match) => ({ index: match.index, heading: match[1] }))
+  }
+
+  it('finds the same blocks as one regex pass over the whole text', () => {
+    const parts = ['# A', '## B ##', '#tag', ' # not', '```', '  ```sql', '~~~', 'x ```', '\t~~~', 'text', '', '###### F', '####### G', '#\tT', '## ']
+    const ends = ['\n', '\n', '\r\n', '\r', '\u2028', '\u2029', '', ' ']
+    let seed = 7
+    // High bits only: the low bits of this generator repeat every few draws.
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 12
+    for (let round = 0; round < 300; round++) {
+      const text = Array.from({ length: next() % 30 }, () => parts[next() % parts.length] + ends[next() % ends.length]).join('')
+      const expected: RulePiece[] = []
+      let start = 0
+      let heading: string | null = null
+      let inFence = false
+      for (const match of splitByRegex(text)) {
+        if (match.heading === undefined) inFence = !inFence
+        else if (!inFence) {
+          if (match.index > start) expected.push({ text: text.slice(start, match.index), heading })
+          start = match.index
+          heading = match.heading
+        }
+      }
+      if (text.length > start) expected.push({ text: text.slice(start), heading })
+      expect(splitRuleBlocks(text)).toEqual(expected)
+    }
   })
 })
