@@ -2,7 +2,7 @@ import { auditContext, createSqlTableParser, filesRead } from '../eval/context-a
 import type { CaseRun } from '../eval/classify-case'
 import { buildMatrix, compareEvaluations } from '../eval/matrix'
 import { runEvaluation, type EvalModel } from '../eval/run-evaluation'
-import { poolSqlRunner, projectDatabasePath } from '../eval/run-sql'
+import { poolSqlRunner } from '../eval/run-sql'
 import { isBroken, loadTestCases, type LoadedTestCase } from '../eval/test-cases'
 import type { Store } from '../store'
 import type { EvaluationComparison, EvaluationDetail, PushEvent, TestCaseInfo } from '../../shared/api'
@@ -90,11 +90,11 @@ export class EvaluationService {
     if (input.evaluationId && store.evaluations.projectOf(input.evaluationId) !== session.projectId) {
       throw new EvaluationError('That evaluation belongs to another project.')
     }
-    // Expected SQL runs on a database the agent's pool has open: the first DuckDB or SQLite file
-    // nao_config.yaml declares, else its first database of any kind (a Postgres server, the project's files).
-    const dbPath = projectDatabasePath(snapshot.root)
+    // Expected SQL runs on a database the agent's pool has open: its first DuckDB or SQLite file (declared
+    // ones come first), else its first database of any kind (a Postgres server, the project's data files).
     const pool = session.databases()
-    const database = (dbPath ? pool.list().find((candidate) => candidate.path === dbPath) : undefined) ?? pool.list()[0] ?? null
+    const databases = pool.list()
+    const database = databases.find((candidate) => candidate.engine !== 'postgres' && candidate.path !== '') ?? databases[0] ?? null
     const runExpected = database ? poolSqlRunner(pool, database) : null
     const parser = this.parser
     const evaluationId = input.evaluationId ?? store.evaluations.start(session.projectId)

@@ -186,11 +186,12 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
   if (isGlobPath(declared)) {
     // A glob names no single file; it must stay inside the project as written (DuckDB, locked to the glob's
     // folder, refuses what it matches through a symlink out).
-    if (!isInside(realpathSync(root), resolve(root, declared))) {
+    const rootReal = realpathSync(root)
+    if (!isInside(rootReal, resolve(root, declared))) {
       result.errors.push(`Refused "${shown}": the glob reaches outside the project. Only files inside the project folder can be read.`)
       return null
     }
-    file = resolve(realpathSync(root), relative(root, resolve(root, declared)))
+    file = resolve(rootReal, relative(root, resolve(root, declared)))
   } else {
     try {
       // Like every project-driven read, the declared file must be inside the project (symlinks resolved).
@@ -201,11 +202,11 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
       result.errors.push(missing ? `database file not found: ${shown} (declared in nao_config.yaml)` : error.message)
       return null
     }
-  }
-  if (!isGlobPath(declared) && !statSync(file).isFile()) {
-    // A named pipe or device declared as a database would block whatever opens it.
-    result.errors.push(`${shown} is not a regular file (a pipe, socket or device); only database files are read`)
-    return null
+    if (!statSync(file).isFile()) {
+      // A named pipe or device declared as a database would block whatever opens it.
+      result.errors.push(`${shown} is not a regular file (a pipe, socket or device); only database files are read`)
+      return null
+    }
   }
   let source: DataSource
   try {

@@ -2,8 +2,6 @@ import { engineOf, type DatabasePool, type LocalDatabase } from '../agent/sql/da
 import type { QueryResult } from '../agent/sql/query-result'
 import type { LockedDuckDb } from '../agent/sql/duckdb-runner'
 import { createSqliteHost, type SqliteHost } from '../agent/sql/sqlite-runner'
-import { readDatabaseConfigs } from '../data/database-config'
-import { resolveInside } from '../project/safe-path'
 
 // Runs an evaluation's expected SQL on the project's database, through the same locked-down, read-only
 // engines as the agent's execute_sql (so an expected query can no more write than the model's can).
@@ -64,19 +62,4 @@ export async function runSqlReadOnly(dbPath: string, sql: string): Promise<SqlTa
   } finally {
     runner.close()
   }
-}
-
-/** The database expected SQL runs on: the first DuckDB or SQLite file nao_config.yaml declares. */
-export function projectDatabasePath(root: string): string | null {
-  for (const database of readDatabaseConfigs(root).databases) {
-    if (!database.path) continue
-    let file: string
-    try {
-      file = resolveInside(root, database.path)
-    } catch {
-      continue // missing, or outside the project: not a file the evaluation may read
-    }
-    if (engineOf(file)) return file
-  }
-  return null
 }
