@@ -144,7 +144,8 @@ describe('openStore', () => {
     expect(() => openStore(dir, { readonly: true })).toThrow(StoreReadOnlyError)
   })
 
-  // Root ignores file permissions, so this one runs only as an ordinary user (as on CI and desktops).
+  // Root ignores file permissions, so this one runs only as an ordinary user; as root, the test below drops
+  // to an unprivileged user instead.
   it.skipIf(isRoot)('reports a read-only file and folder with a named error', () => {
     const dir = tempDir()
     openStore(dir, { migrations: MIGRATIONS.slice(0, 1) }).close()
@@ -154,6 +155,7 @@ describe('openStore', () => {
     expect(() => openStore(dir)).toThrow(StoreReadOnlyError)
   })
 
+  // Root may create a folder anywhere, so this too runs only as an ordinary user (a desktop, not CI as root).
   it.skipIf(isRoot)('reports a data folder that cannot be created', () => {
     const parent = tempDir()
     chmodSync(parent, 0o555)
