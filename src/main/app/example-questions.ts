@@ -1,7 +1,6 @@
-import { openSync, readSync, closeSync, fstatSync } from 'node:fs'
 import { parse } from 'yaml'
+import { readProjectTextSync } from '../project/read-text'
 import type { ProjectSnapshot } from '../project/types'
-import { resolveInside } from '../project/safe-path'
 
 // Example questions for an empty chat, from the project itself: the prompts of its tests (questions its
 // authors know the answer to), then its tables. A fixed list would ask a coffee shop about coupons.
@@ -29,21 +28,19 @@ export function exampleQuestions(snapshot: ProjectSnapshot): string[] {
   return examples
 }
 
-/** The `prompt:` of one test file, read through the project's path guard; null when it has none usable. */
+/**
+ * The `prompt:` of one test file, read like every project file (path guard, regular files only: a named pipe
+ * in tests/ must not block opening the project); null when it has none usable.
+ */
 function testPrompt(root: string, file: string): string | null {
-  let fd: number | null = null
+  const read = readProjectTextSync(root, file, MAX_TEST_BYTES)
+  if (!read.ok) return null
   try {
-    fd = openSync(resolveInside(root, file), 'r')
-    const size = Math.min(fstatSync(fd).size, MAX_TEST_BYTES)
-    const buffer = Buffer.alloc(size)
-    readSync(fd, buffer, 0, size, 0)
-    const document: unknown = parse(buffer.toString('utf8'))
+    const document: unknown = parse(read.text)
     if (typeof document !== 'object' || document === null || !('prompt' in document) || typeof document.prompt !== 'string') return null
     const prompt = document.prompt.replace(/\s+/g, ' ').trim()
     return prompt === '' || prompt.length > MAX_QUESTION_CHARS ? null : prompt
   } catch {
     return null
-  } finally {
-    if (fd !== null) closeSync(fd)
   }
 }
