@@ -1,6 +1,4 @@
-import { statSync } from 'node:fs'
-import { readProjectText, type TextRead, type TextRefused } from './read-text'
-import { resolveInside } from './safe-path'
+import { fileVersionKey, readProjectText, versionKey, type TextRead, type TextRefused } from './read-text'
 
 // Contents of the files the prompt does not need (columns.md, preview.md, docs, …): read on demand (agent
 // reads, attachments), not when the project opens, and kept while their real path, mtime and size stay the
@@ -21,7 +19,7 @@ let cachedBytes = 0
 export async function readProjectTextCached(root: string, relPath: string, maxBytes: number): Promise<TextRead | TextRefused> {
   const id = `${root}\u0000${relPath}`
   const cached = entries.get(id)
-  if (cached && cached.maxBytes === maxBytes && cached.key === currentKey(root, relPath)) {
+  if (cached && cached.maxBytes === maxBytes && cached.key === fileVersionKey(root, relPath)) {
     // Most recently used last, so eviction takes the oldest.
     entries.delete(id)
     entries.set(id, cached)
@@ -29,7 +27,7 @@ export async function readProjectTextCached(root: string, relPath: string, maxBy
   }
   const read = await readProjectText(root, relPath, maxBytes)
   forget(id)
-  if (read.ok && read.text.length <= MAX_CACHED_BYTES / 4) remember(id, { key: keyOf(read.real, read.mtimeMs, read.size), maxBytes, read })
+  if (read.ok && read.text.length <= MAX_CACHED_BYTES / 4) remember(id, { key: versionKey(read.real, read.mtimeMs, read.size), maxBytes, read })
   return read
 }
 
@@ -48,19 +46,4 @@ function forget(id: string): void {
   if (!entry) return
   entries.delete(id)
   cachedBytes -= entry.read.text.length
-}
-
-/** The key of the file now, or null when it cannot be resolved (then the read reports why). */
-function currentKey(root: string, relPath: string): string | null {
-  try {
-    const real = resolveInside(root, relPath)
-    const info = statSync(real)
-    return info.isFile() ? keyOf(real, info.mtimeMs, info.size) : null
-  } catch {
-    return null
-  }
-}
-
-function keyOf(real: string, mtimeMs: number, size: number): string {
-  return `${real}\u0000${mtimeMs}\u0000${size}`
 }

@@ -1,8 +1,5 @@
-import { statSync } from 'node:fs'
 import type { Diagnostic } from '../../shared/prompt'
-import { describeCut, readProjectTextSync } from './read-text'
-import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
-import { errorMessage } from '../../shared/error-message'
+import { describeCut, fileVersionKey, readProjectTextSync, versionKey } from './read-text'
 
 // Parsed project files, reused while a file's real path, mtime and size stay the same, so a rebuild after a
 // one-file change reads one file. The watcher also drops entries for the paths it saw change, which covers
@@ -32,7 +29,7 @@ export class ParsedFileCache<T> {
     const cached = this.entries.get(relPath)
     // Nothing cached (as for every file when a project opens): read at once, keyed by what the read saw.
     if (!cached) return this.readAndKeep(root, relPath, maxBytes)
-    const key = fileKey(root, relPath)
+    const key = fileVersionKey(root, relPath)
     if (typeof key !== 'string') return { value: null, diagnostics: [{ file: relPath, problem: key.problem }] }
     if (cached.key === key) return cached.loaded
     return this.readAndKeep(root, relPath, maxBytes)
@@ -58,22 +55,7 @@ export class ParsedFileCache<T> {
     const parsed = this.parse(relPath, read.text)
     const cut: Diagnostic[] = read.cut ? [{ file: relPath, problem: describeCut(read.size, maxBytes) }] : []
     const loaded = { value: parsed.value, diagnostics: [...cut, ...parsed.diagnostics] }
-    this.entries.set(relPath, { key: keyOf(read.real, read.mtimeMs, read.size), loaded })
+    this.entries.set(relPath, { key: versionKey(read.real, read.mtimeMs, read.size), loaded })
     return loaded
   }
-}
-
-function fileKey(root: string, relPath: string): string | { problem: string } {
-  try {
-    const real = resolveInside(root, relPath)
-    const info = statSync(real)
-    return keyOf(real, info.mtimeMs, info.size)
-  } catch (error) {
-    if (error instanceof PathOutsideProjectError || error instanceof ProjectPathMissingError) return { problem: error.message }
-    return { problem: `could not be read (${errorMessage(error)}); skipped` }
-  }
-}
-
-function keyOf(real: string, mtimeMs: number, size: number): string {
-  return `${real}\u0000${mtimeMs}\u0000${size}`
 }

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import { NotRegularFileError, readRegularFile, readRegularFileSyncWithInfo } from './regular-file'
 import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import { errorMessage } from '../../shared/error-message'
@@ -55,6 +56,25 @@ export function readProjectTextSync(root: string, relPath: string, maxBytes: num
   } catch (error) {
     return refusedRead(error)
   }
+}
+
+/**
+ * What a cache of a project file is keyed by: its real path, mtime and size, as they are now (one stat); or
+ * why it cannot be read, in the words a read would use. A read's own key is `versionKey` of what it saw.
+ */
+export function fileVersionKey(root: string, relPath: string): string | TextRefused {
+  const real = guardedPath(root, relPath)
+  if (typeof real !== 'string') return real
+  try {
+    const info = statSync(real)
+    return info.isFile() ? versionKey(real, info.mtimeMs, info.size) : refusedRead(new NotRegularFileError(real))
+  } catch (error) {
+    return refusedRead(error)
+  }
+}
+
+export function versionKey(real: string, mtimeMs: number, size: number): string {
+  return `${real}\u0000${mtimeMs}\u0000${size}`
 }
 
 /** The real path inside the project, or why it may not be read. */
