@@ -91,6 +91,8 @@ const HTML_ANSWER = 'Here is raw HTML the model wrote: <script>window.__pwned = 
 export interface FakeApi extends GlassboxApi {
   /** Every push event emitted so far (for assertions). */
   readonly pushed: PushEvent[]
+  /** How long sendMessage and answerClarification take to accept a message (default 0): the "Sending…" window. */
+  acceptDelayMs: number
   close(): Promise<void>
 }
 
@@ -310,8 +312,11 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     if (event.type === 'error') message.status = 'failed'
   }
 
+  const acceptDelay = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, api.acceptDelayMs))
+
   const api: FakeApi = {
     pushed,
+    acceptDelayMs: 0,
     async getProject() {
       return current
     },
@@ -357,6 +362,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       if (!settings.model) throw new Error('No model selected. Start a model server (e.g. `ollama serve`) and pick a model in the top bar.')
       chat.messages.push({ id: newId('msg'), role: 'user', text: input.text, createdAt: now() })
       if (chat.title === 'New chat') chat.title = input.text.slice(0, 60)
+      await acceptDelay()
       return startRun(chat, input.text)
     },
     async stopRun({ runId }) {
@@ -379,6 +385,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     async answerClarification({ chatId, answer }) {
       const chat = requireChat(chatId)
       chat.messages.push({ id: newId('msg'), role: 'user', text: answer, createdAt: now() })
+      await acceptDelay()
       return startRun(chat, answer)
     },
     async previewPrompt(input) {

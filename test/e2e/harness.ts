@@ -103,7 +103,11 @@ export async function waitForLastAnswerDone(page: Page, timeout = 15_000): Promi
   const newest = page.locator('[data-role="assistant"]').last()
   const deadline = Date.now() + timeout
   for (;;) {
-    if ((await newest.getAttribute('data-status', { timeout: Math.max(1, deadline - Date.now()) })) === 'done') return
+    // Done means no message is still being handed to the server ("Sending…", when the newest answer is still the
+    // previous one), the newest answer is finished, and the Stop button is gone: Enter is ignored until then.
+    const status = await newest.getAttribute('data-status', { timeout: Math.max(1, deadline - Date.now()) })
+    const idle = (await page.getByTestId('sending').count()) === 0 && (await page.getByTestId('stop').count()) === 0
+    if (status === 'done' && idle) return
     if (Date.now() > deadline) throw new Error(`the newest answer was not done within ${timeout} ms`)
     await page.waitForTimeout(50)
   }

@@ -282,6 +282,7 @@ describeWithBrowser('web UI on the fake API', () => {
     await page.getByTestId('chip-pasted').waitFor()
     const pasted = Date.now() - started
     expect(await page.getByTestId('chip-pasted').textContent()).toContain('1.0 M characters')
+    await expect.poll(() => page.getByTestId('send').isEnabled()).toBe(true)
     await composer.press('Enter')
     await page.getByRole('button', { name: /Show all \(1\.0 M characters\)/ }).waitFor()
     console.log(`[e2e] 1 MB paste: shown as a block in ${pasted} ms, sent and shown in the chat ${Date.now() - started} ms after the paste`)
@@ -290,6 +291,30 @@ describeWithBrowser('web UI on the fake API', () => {
     expect(await page.getByTestId('chip-pasted').count()).toBe(0)
     const sent = api.pushed.length
     expect(sent).toBeGreaterThan(0)
+    await waitForLastAnswerDone(page)
+  })
+
+  it('sends once while a message is on its way, and keeps what was typed meanwhile', async () => {
+    const { page } = ui
+    const composer = page.getByTestId('composer')
+    const runStarts = (): number => api.pushed.filter((push) => push.channel === 'run' && push.event.type === 'run-start').length
+    const before = runStarts()
+    api.acceptDelayMs = 1000
+    try {
+      await composer.fill('How many orders were placed in March?')
+      await composer.press('Enter')
+      await page.getByTestId('sending').waitFor()
+      await composer.fill('And in April?')
+      expect(await page.getByTestId('send').isDisabled()).toBe(true)
+      await composer.press('Enter')
+      await waitForLastAnswerDone(page)
+    } finally {
+      api.acceptDelayMs = 0
+    }
+    expect(runStarts()).toBe(before + 1)
+    expect(await page.locator('[data-role="user"]').last().textContent()).toContain('March')
+    expect(await composer.inputValue()).toBe('And in April?')
+    await composer.fill('')
   })
 
   it('keeps the DOM bounded while scrolling a 5,000-message chat', async () => {

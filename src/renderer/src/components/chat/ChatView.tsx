@@ -180,7 +180,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
           {modelWarning}
         </div>
       )}
-      <Composer key={activeChatId} draft={draft} onDraft={onDraft} busy={busy} disabled={disabledReason} onSend={() => void submit()} onStop={() => void controller.stop()} />
+      <Composer key={activeChatId} draft={draft} onDraft={onDraft} busy={busy} sending={sending} disabled={disabledReason} onSend={() => void submit()} onStop={() => void controller.stop()} />
     </section>
   )
 }

@@ -11,6 +11,8 @@ interface Props {
   draft: Draft
   onDraft(draft: Draft): void
   busy: boolean
+  /** A message is on its way to the server: Send waits rather than sending a second one. */
+  sending?: boolean
   disabled: string | null
   onSend(): void
   onStop(): void
@@ -31,7 +33,7 @@ function menuItems(project: ProjectInfo | null, trigger: Trigger | null): MenuIt
   return items.filter((item) => item.label.toLowerCase().includes(trigger.query)).slice(0, MAX_MENU_ITEMS)
 }
 
-export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Props): React.JSX.Element {
+export function Composer({ draft, onDraft, busy, sending = false, disabled, onSend, onStop }: Props): React.JSX.Element {
   const { project, transport } = useApp()
   const area = useRef<HTMLTextAreaElement>(null)
   const [caret, setCaret] = useState(0)
@@ -96,7 +98,7 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault()
-      if (!busy && !disabled && !isDraftEmpty(draft)) onSend()
+      if (!busy && !sending && !disabled && !isDraftEmpty(draft)) onSend()
     }
   }
 
@@ -191,7 +193,7 @@ export function Composer({ draft, onDraft, busy, disabled, onSend, onStop }: Pro
             ■ Stop
           </button>
         ) : (
-          <button className="button primary send" onClick={onSend} disabled={!!disabled || isDraftEmpty(draft)} title="Send (Enter)" data-testid="send">
+          <button className="button primary send" onClick={onSend} disabled={!!disabled || sending || isDraftEmpty(draft)} title="Send (Enter)" data-testid="send">
             Send
           </button>
         )}
