@@ -47,6 +47,15 @@ export async function openBrowser(options: { viewport?: { width: number; height:
     deviceScaleFactor: 1,
     ...(options.locale ? { locale: options.locale } : {})
   })
+  // GLASSBOX_E2E_LATENCY_MS=300 holds each API call for a random 0–300 ms, so replies arrive late and out of order
+  // as on a loaded machine: a way to shake out races between the UI and the tests (CI does not set it).
+  const latency = Number(process.env.GLASSBOX_E2E_LATENCY_MS ?? 0)
+  if (latency > 0) {
+    await context.route(/\/api\/(?!events)/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * latency))
+      await route.continue().catch(() => undefined)
+    })
+  }
   const page = context.pages()[0] ?? (await context.newPage())
   page.setDefaultTimeout(10_000)
   const consoleErrors: string[] = []
@@ -95,20 +104,45 @@ export async function openUi(api: GlassboxApi, options: { viewport?: { width: nu
 }
 
 /**
- * Waits until the newest answer is done. (`[data-status="done"]` alone would match an earlier answer at
- * once and let the next step race the run that is still streaming.)
+ * Waits until the chat is at rest: no message is being handed to the server ("Sending…", while the newest answer
+ * is still the previous one), no Stop button (Enter is ignored until it goes), and the newest answer, if any, is
+ * finished and read back from the store (its stored id replaces the live one: forking needs it, and a test that
+ * watches for the next answer by its id must not mistake that change for a new answer).
+ */
+export async function waitForChatAtRest(page: Page, timeout = 15_000): Promise<string | null> {
+  return waitForNewestAnswer(page, () => true, timeout)
+}
+
+/**
+ * Waits until the newest answer is done and the chat is at rest. (`[data-status="done"]` alone would match an
+ * earlier answer at once and let the next step race the run that is still streaming.)
  */
 export async function waitForLastAnswerDone(page: Page, timeout = 15_000): Promise<void> {
+  await waitForNewestAnswer(page, (status) => status === 'done', timeout)
+}
+
+/** Polls the newest answer until the chat is at rest and its status passes; returns that status. */
+async function waitForNewestAnswer(page: Page, accept: (status: string | null) => boolean, timeout: number): Promise<string | null> {
   // Polled through a locator: the page's CSP forbids the string evaluation waitForFunction would need.
   const newest = page.locator('[data-role="assistant"]').last()
   const deadline = Date.now() + timeout
   for (;;) {
-    // Done means no message is still being handed to the server ("Sending…", when the newest answer is still the
-    // previous one), the newest answer is finished, and the Stop button is gone: Enter is ignored until then.
-    const status = await newest.getAttribute('data-status', { timeout: Math.max(1, deadline - Date.now()) })
     const idle = (await page.getByTestId('sending').count()) === 0 && (await page.getByTestId('stop').count()) === 0
-    if (status === 'done' && idle) return
-    if (Date.now() > deadline) throw new Error(`the newest answer was not done within ${timeout} ms`)
+    const present = (await newest.count()) > 0
+    const status = present ? await newest.getAttribute('data-status', { timeout: Math.max(1, deadline - Date.now()) }) : null
+    const stored = !present || !(await newest.getAttribute('data-message-id'))?.startsWith('live-')
+    if (idle && stored && status !== 'streaming' && accept(status)) return status
+    if (Date.now() > deadline) throw new Error(`the chat was not at rest with its newest answer as expected within ${timeout} ms (newest: ${status})`)
     await page.waitForTimeout(50)
   }
+}
+
+/**
+ * Clicks "New chat" and waits until the new, empty chat is the one shown: making it is a round trip, and what is
+ * typed before it arrives goes to the chat that was open.
+ */
+export async function startNewChat(page: Page): Promise<void> {
+  await page.getByTestId('new-chat').click()
+  await page.getByTestId('chat-list').locator('[aria-current="page"] .chat-title', { hasText: /^New chat$/ }).waitFor()
+  await page.getByRole('heading', { name: 'What would you like to know?' }).waitFor()
 }

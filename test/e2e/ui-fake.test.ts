@@ -2,7 +2,7 @@ import os from 'node:os'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createFakeApi, type FakeApi } from './fake-api'
 import { describeWithBrowser } from './describe-with-browser'
-import { openUi, SCREENSHOT_DIR, waitForLastAnswerDone, type UiSession } from './harness'
+import { openUi, SCREENSHOT_DIR, startNewChat, waitForLastAnswerDone, type UiSession } from './harness'
 
 // The real renderer in headless Chromium against the fake API: every main screen, the inspector, the
 // streaming chat, and the figures we promise (cold start, inspector update cost, DOM size with 5,000 messages).
@@ -50,7 +50,7 @@ describeWithBrowser('web UI on the fake API', () => {
 
   it('streams a new answer with its tool calls and chart', async () => {
     const { page } = ui
-    await page.getByTestId('new-chat').click()
+    await startNewChat(page)
     await page.getByTestId('composer').fill('How did revenue evolve month by month?')
     await page.keyboard.press('Enter')
     await page.locator('[data-status="streaming"]').waitFor()
@@ -233,7 +233,7 @@ describeWithBrowser('web UI on the fake API', () => {
   it('stops a run mid-stream with Esc', async () => {
     const { page } = ui
     await page.getByTestId('nav-memory').click()
-    await page.getByTestId('new-chat').click()
+    await startNewChat(page)
     await page.getByTestId('composer').fill('slow monthly revenue please')
     await page.keyboard.press('Enter')
     await page.getByTestId('stop').waitFor()
@@ -312,7 +312,7 @@ describeWithBrowser('web UI on the fake API', () => {
       api.acceptDelayMs = 0
     }
     expect(runStarts()).toBe(before + 1)
-    expect(await page.locator('[data-role="user"]').last().textContent()).toContain('March')
+    await expect.poll(() => page.locator('[data-role="user"]').last().textContent()).toContain('March')
     expect(await composer.inputValue()).toBe('And in April?')
     await composer.fill('')
   })

@@ -8,7 +8,7 @@ import { runCli } from '../support/capture-io'
 import { copyNaoLayout, makeTempDir, REPO_ROOT } from '../support/fixtures'
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
 import { describeWithBrowser } from './describe-with-browser'
-import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
+import { openUi, startNewChat, waitForChatAtRest, waitForLastAnswerDone, type UiSession } from './harness'
 
 // Issue #13 — the UI tells the truth. The real services (store in a temp folder, a copy of the nao-layout fixture,
 // DuckDB) behind web mode, scripted OpenAI-compatible servers on loopback, the real renderer in Chromium.
@@ -84,6 +84,7 @@ async function closedPort(): Promise<number> {
 async function ask(page: Page, question: string): Promise<void> {
   // The chat is virtualised: count nothing, watch the newest answer's id change instead.
   const newest = page.locator('[data-role="assistant"]').last()
+  await waitForChatAtRest(page, 20_000)
   const before = (await newest.count()) > 0 ? await newest.getAttribute('data-message-id', { timeout: 500 }).catch(() => null) : null
   await page.getByTestId('composer').fill(question)
   await page.keyboard.press('Enter')
@@ -104,6 +105,7 @@ async function saveSettings(page: Page, fields: { endpoint?: string; model?: str
   if (fields.model !== undefined) await page.getByTestId('settings-model').fill(fields.model)
   if (fields.contextWindow !== undefined) await page.getByTestId('settings-context-window').fill(fields.contextWindow)
   await page.getByRole('button', { name: 'Save' }).click()
+  await page.getByTestId('settings-saved').waitFor()
 }
 
 async function tab(page: Page, name: string): Promise<void> {
@@ -331,8 +333,7 @@ describeWithBrowser('issue #13: the UI tells the truth', () => {
     const { page } = ui
     await saveSettings(page, { endpoint: model.url, model: 'scripted-model', contextWindow: '12000' })
     await page.getByTestId('nav-settings').click()
-    await page.getByTestId('new-chat').click()
-    await expect.poll(() => page.locator('[data-role="assistant"]').count()).toBe(0)
+    await startNewChat(page)
     await ask(page, 'Write an essay about the orders table')
     await ask(page, 'Another essay, please')
     await page.getByTestId('archive-marker').waitFor({ timeout: 15_000 })

@@ -5,7 +5,7 @@ import { findTrigger } from './components/chat/mention-menu'
 import { remarkHtmlAsText } from './components/chat/remark-html-as-text'
 import { diffLines } from './components/inspector/line-diff'
 import { EMPTY_DRAFT, messageTextOf } from './state/draft'
-import { applyRunEvents } from './state/run-events'
+import { applyRunEvents, mergeChatRead } from './state/run-events'
 import { readChart, readClarification, readFollowUps, readTable } from './state/tool-data'
 
 // The renderer's pure logic, one behaviour per test.
@@ -55,6 +55,37 @@ describe('applyRunEvents', () => {
     const failed = applyRunEvents([], [{ type: 'error', runId: 'r2', message: 'Model server closed the connection.' }])
     expect(stopped[0].status).toBe('cancelled')
     expect([failed[0].status, failed[0].error]).toEqual(['failed', 'Model server closed the connection.'])
+  })
+})
+
+describe('mergeChatRead', () => {
+  const user: ChatMessageView = { id: 'm1', role: 'user', text: 'Revenue?', createdAt: '2026-11-29T09:00:00Z' }
+  const streamed = applyRunEvents([user], [
+    { type: 'run-start', runId: 'r1', chatId: 'c1', model: 'm' },
+    { type: 'text-delta', runId: 'r1', text: 'Revenue was 1,672 in March' }
+  ])
+
+  it('keeps the streamed text when the read was taken earlier in the same run', () => {
+    const read: ChatMessageView[] = [user, { id: 'm2', role: 'assistant', text: 'Revenue', runId: 'r1', createdAt: user.createdAt, status: 'streaming' }]
+    const merged = mergeChatRead(streamed, read)
+    expect(merged.map((message) => [message.id, message.text, message.status])).toEqual([
+      ['m1', 'Revenue?', undefined],
+      ['m2', 'Revenue was 1,672 in March', 'streaming']
+    ])
+  })
+
+  it('takes the stored answer once the read has the run finished', () => {
+    const read: ChatMessageView[] = [user, { id: 'm2', role: 'assistant', text: 'Revenue was 1,672 in March.', runId: 'r1', createdAt: user.createdAt, status: 'done' }]
+    expect(mergeChatRead(streamed, read)).toEqual(read)
+  })
+
+  it('keeps what is shown when the read predates a run streaming here', () => {
+    expect(mergeChatRead(streamed, [user])).toBe(streamed)
+  })
+
+  it('takes the read when nothing streams here', () => {
+    const read: ChatMessageView[] = [user, { id: 'm2', role: 'assistant', text: 'Hi', runId: 'r0', createdAt: user.createdAt, status: 'done' }]
+    expect(mergeChatRead([user], read)).toEqual(read)
   })
 })
 

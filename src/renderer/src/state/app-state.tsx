@@ -49,7 +49,8 @@ export interface AppState {
   deleteChat(chatId: string): Promise<void>
   /** Renames a chat; false when it failed (the user was told why). */
   renameChat(chatId: string, title: string): Promise<boolean>
-  updateSettings(patch: ApiInputs['updateSettings']): Promise<void>
+  /** Resolves true once the server has saved the change (false: it was undone and the reason shown). */
+  updateSettings(patch: ApiInputs['updateSettings']): Promise<boolean>
   refreshModels(): Promise<void>
   runSync(): Promise<void>
   /** Stops the running sync between tables. */
@@ -196,7 +197,9 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     [api, notify]
   )
 
-  const newChat = useCallback(async () => {
+  // A second "New chat" while one is being made (a double click, the shortcut held) gets the same chat.
+  const newChatInFlight = useRef<Promise<string | null> | null>(null)
+  const makeNewChat = useCallback(async () => {
     try {
       // An untouched "New chat" is opened again rather than piling up another empty one.
       const untouched = chats.find((chat) => chat.title === DEFAULT_CHAT_TITLE && !chat.parentChatId && chat.channel === (settings?.channel ?? null))
@@ -215,6 +218,10 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
       return null
     }
   }, [api, chats, notify, settings?.channel])
+  const newChat = useCallback(() => {
+    newChatInFlight.current ??= makeNewChat().finally(() => (newChatInFlight.current = null))
+    return newChatInFlight.current
+  }, [makeNewChat])
 
   const renameChat = useCallback(
     async (chatId: string, title: string) => {
@@ -254,9 +261,11 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
       try {
         setSettings(await api.updateSettings(patch))
         setRevision((value) => value + 1)
+        return true
       } catch (error) {
         setSettings(before)
         notify('error', `Could not save the setting: ${errorMessage(error)}`)
+        return false
       }
     },
     [api, notify]

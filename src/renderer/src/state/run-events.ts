@@ -60,3 +60,19 @@ export function applyRunEvents(messages: ChatMessageView[], events: RunEvent[]):
   }
   return next
 }
+
+/**
+ * A chat read from the store, reconciled with what live events already show. Events are fresher than a read
+ * that was taken mid-run: an answer the read still has as streaming keeps the text, calls and status the events
+ * gave it (under the stored id), and when the read predates a run that is streaming here, what is shown stays.
+ */
+export function mergeChatRead(shown: ChatMessageView[], read: ChatMessageView[]): ChatMessageView[] {
+  const streamedByRun = new Map(shown.filter((message) => message.role === 'assistant' && message.runId).map((message) => [message.runId, message]))
+  const readRuns = new Set(read.map((message) => message.runId).filter(Boolean))
+  const unknownLiveRun = shown.some((message) => message.status === 'streaming' && message.runId && !readRuns.has(message.runId))
+  if (unknownLiveRun && !read.some((message) => message.status === 'streaming')) return shown
+  return read.map((message) => {
+    const streamed = message.status === 'streaming' && message.runId ? streamedByRun.get(message.runId) : undefined
+    return streamed ? { ...streamed, id: message.id } : message
+  })
+}

@@ -3,7 +3,7 @@ import type { ChatDetail, ChatMessageView } from '../../../shared/api'
 import type { RunEvent } from '../../../shared/events'
 import { useApp } from './app-state'
 import { messageTextOf, type Draft } from './draft'
-import { applyRunEvents, streamingMessage } from './run-events'
+import { applyRunEvents, mergeChatRead, streamingMessage } from './run-events'
 import { errorMessage } from '../../../shared/error-message'
 
 // One chat: its messages, live run events applied at most once per frame, and the actions on it.
@@ -46,20 +46,33 @@ export function useChat(chatId: string | null): ChatController {
   const chatIdRef = useRef(chatId)
   chatIdRef.current = chatId
 
-  const reload = useCallback(async () => {
+  // Replies can land out of order. A chat read is dropped when a newer read is on its way; one that lands while a
+  // send, regenerate or edit is still on its way waits for it to finish and is read again; one from before a
+  // change made here (an answer removed for a regenerate, a question shown before the server has it) is read
+  // again. So an old state never comes back for a moment, and the newest state always lands.
+  const reads = useRef(0)
+  const localChanges = useRef(0)
+  const actionsInFlight = useRef(0)
+  const readAfterActions = useRef(false)
+
+  const reload = useCallback(async (): Promise<void> => {
     const id = chatIdRef.current
     if (!id) return
+    const read = ++reads.current
+    const changesBefore = localChanges.current
     try {
       const loaded = await api.getChat({ chatId: id })
-      if (chatIdRef.current !== id) return
+      if (chatIdRef.current !== id || read !== reads.current) return
+      if (actionsInFlight.current > 0) {
+        readAfterActions.current = true
+        return
+      }
+      if (localChanges.current !== changesBefore) return await reload()
       for (const message of loaded.messages) if (message.runId) runIds.current.add(message.runId)
       setChat((current) => {
-        // A run that started after the fetch keeps streaming into what we already show.
-        if (current && findActiveRun(current.messages) && !findActiveRun(loaded.messages)) {
-          const live = current.messages.filter((message) => message.status === 'streaming')
-          if (live.some((message) => !loaded.messages.some((known) => known.runId === message.runId))) return current
-        }
-        return loaded
+        if (!current) return loaded
+        const messages = mergeChatRead(current.messages, loaded.messages)
+        return messages === current.messages ? current : { ...loaded, messages }
       })
     } catch (error) {
       notify('error', `Could not load the chat: ${errorMessage(error)}`)
@@ -119,46 +132,24 @@ export function useChat(chatId: string | null): ChatController {
     [flush, onPush]
   )
 
+  /** Applies a change made here before the server says so (see localChanges). */
+  const setChatLocally = useCallback((change: (current: ChatDetail | null) => ChatDetail | null) => {
+    localChanges.current++
+    setChat(change)
+  }, [])
+
   const startedRun = useCallback((runId: string) => {
     runIds.current.add(runId)
-    setChat((current) => {
+    setChatLocally((current) => {
       if (!current || current.messages.some((message) => message.runId === runId)) return current
       return { ...current, messages: [...current.messages, streamingMessage(runId, new Date().toISOString())] }
     })
-  }, [])
+  }, [setChatLocally])
 
   const appendLocalUserMessage = useCallback((text: string) => {
     const message: ChatMessageView = { id: `local-${Date.now()}`, role: 'user', text, createdAt: new Date().toISOString() }
-    setChat((current) => (current ? { ...current, messages: [...current.messages, message] } : current))
-  }, [])
-
-  const send = useCallback(
-    async (draft: Draft) => {
-      const id = chatIdRef.current
-      if (!id) return false
-      const text = messageTextOf(draft)
-      appendLocalUserMessage(text)
-      setSending(true)
-      try {
-        const { runId } = await api.sendMessage({
-          chatId: id,
-          text,
-          attachments: draft.attachments.length ? draft.attachments : undefined,
-          skill: draft.skill ?? undefined,
-          tables: draft.tables.length ? draft.tables : undefined
-        })
-        startedRun(runId)
-        return true
-      } catch (error) {
-        notify('error', errorMessage(error))
-        void reload()
-        return false
-      } finally {
-        setSending(false)
-      }
-    },
-    [api, appendLocalUserMessage, notify, reload, startedRun]
-  )
+    setChatLocally((current) => (current ? { ...current, messages: [...current.messages, message] } : current))
+  }, [setChatLocally])
 
   const activeRunId = chat ? findActiveRun(chat.messages) : null
 
@@ -185,38 +176,69 @@ export function useChat(chatId: string | null): ChatController {
     }
   }, [activeRunId, api, notify])
 
+  /** Starts a run on the server; on failure says why and reads the chat again, undoing what was shown early. */
   const runAction = useCallback(
-    async (action: () => Promise<{ runId: string }>, what: string) => {
+    async (action: () => Promise<{ runId: string }>, failure: string | null): Promise<boolean> => {
       setSending(true)
+      actionsInFlight.current++
       try {
         const { runId } = await action()
         startedRun(runId)
+        return true
       } catch (error) {
-        notify('error', `${what}: ${errorMessage(error)}`)
+        notify('error', failure ? `${failure}: ${errorMessage(error)}` : errorMessage(error))
+        readAfterActions.current = true
+        return false
       } finally {
         setSending(false)
+        actionsInFlight.current--
+        if (actionsInFlight.current === 0 && readAfterActions.current) {
+          readAfterActions.current = false
+          void reload()
+        }
       }
     },
-    [notify, startedRun]
+    [notify, reload, startedRun]
+  )
+
+  const send = useCallback(
+    async (draft: Draft) => {
+      const id = chatIdRef.current
+      if (!id) return false
+      const text = messageTextOf(draft)
+      appendLocalUserMessage(text)
+      return runAction(
+        () =>
+          api.sendMessage({
+            chatId: id,
+            text,
+            attachments: draft.attachments.length ? draft.attachments : undefined,
+            skill: draft.skill ?? undefined,
+            tables: draft.tables.length ? draft.tables : undefined
+          }),
+        null
+      )
+    },
+    [api, appendLocalUserMessage, runAction]
   )
 
   const regenerate = useCallback(async () => {
     const id = chatIdRef.current
     if (!id) return
-    setChat((current) => {
+    setChatLocally((current) => {
       if (!current) return current
       const messages = [...current.messages]
       while (messages.length && messages[messages.length - 1].role === 'assistant') messages.pop()
       return { ...current, messages }
     })
     await runAction(() => api.regenerate({ chatId: id }), 'Could not regenerate')
-  }, [api, runAction])
+  }, [api, runAction, setChatLocally])
 
   const editAndResend = useCallback(
     async (messageId: string, text: string) => {
       const id = chatIdRef.current
       if (!id) return
-      setChat((current) => {
+      setChatLocally((current) => {
         if (!current) return current
         const index = current.messages.findIndex((message) => message.id === messageId)
         if (index < 0) return current
@@ -225,7 +247,7 @@ export function useChat(chatId: string | null): ChatController {
       })
       await runAction(() => api.editAndResend({ chatId: id, messageId, text }), 'Could not resend')
     },
-    [api, runAction]
+    [api, runAction, setChatLocally]
   )
 
   const answerClarification = useCallback(

@@ -51,6 +51,13 @@ export const MessageList = memo(function MessageList({ chatId, shown, busy, acti
   }, [chatId, virtualizer])
 
   const last = messages[messages.length - 1]?.message
+  // A question just asked brings the view to the end, wherever the analyst had scrolled: the answer comes there.
+  useLayoutEffect(() => {
+    if (last?.role !== 'user' || !last.id.startsWith('local-')) return
+    atBottom.current = true
+    setAwayFromEnd(false)
+    virtualizer.scrollToIndex(count.current - 1, { align: 'end' })
+  }, [last?.id, last?.role, virtualizer])
   useEffect(() => {
     if (atBottom.current && messages.length > 0) {
       const element = scrollRef.current
