@@ -92,7 +92,7 @@ describeWithBrowser('Tests panel: an evaluation across two models', () => {
     await expect.poll(() => page.getByTestId('run-tests').textContent()).toBe('Run 4 tests')
     await page.getByTestId('run-tests').click()
     await expect.poll(() => page.getByTestId('history-item').count(), { timeout: 30_000 }).toBe(2)
-    expect(await page.getByTestId('pass-rate-0').textContent()).toBe('100% (4/4)')
+    await expect.poll(() => page.getByTestId('pass-rate-0').textContent()).toBe('100% (4/4)')
     const boxes = page.getByTestId('eval-history').getByRole('checkbox')
     await boxes.nth(0).check()
     await boxes.nth(1).check()

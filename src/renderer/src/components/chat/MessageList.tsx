@@ -28,6 +28,11 @@ interface ForkOffer {
 
 const BOTTOM_SLACK_PX = 80
 
+function rowKey(message: ShownMessage['message'] | undefined): string | undefined {
+  if (!message) return undefined
+  return message.role === 'assistant' && message.runId ? `run:${message.runId}` : message.id
+}
+
 export const MessageList = memo(function MessageList({ chatId, shown, busy, actions, onFork, archivedThroughId }: Props): React.JSX.Element {
   const messages = shown
   const scrollRef = useRef<HTMLDivElement>(null)
@@ -39,7 +44,8 @@ export const MessageList = memo(function MessageList({ chatId, shown, busy, acti
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 140,
     overscan: 3,
-    getItemKey: (index) => messages[index]?.message.id ?? index
+    // An answer keeps its row (and what the analyst expanded in it) when its live id gives way to the stored one.
+    getItemKey: (index) => rowKey(messages[index]?.message) ?? index
   })
 
   const count = useRef(messages.length)

@@ -24,13 +24,15 @@ export function MemoryManager(): React.JSX.Element {
   }, [api, notify])
   useEffect(() => void load(), [load])
 
-  async function change(action: () => Promise<unknown>, what: string): Promise<void> {
+  async function change(action: () => Promise<unknown>, what: string): Promise<boolean> {
     try {
       await action()
       await load()
       bumpRevision()
+      return true
     } catch (error) {
       notify('error', `${what}: ${errorMessage(error)}`)
+      return false
     }
   }
 
@@ -51,8 +53,11 @@ export function MemoryManager(): React.JSX.Element {
         className="memory-add"
         onSubmit={(event) => {
           event.preventDefault()
-          if (!content.trim()) return
-          void change(() => api.addMemory({ category, content: content.trim() }), 'Could not add the memory').then(() => setContent(''))
+          const text = content.trim()
+          if (!text) return
+          // Cleared at once, so the next memory can be typed while this one is saved; given back if it fails.
+          setContent('')
+          void change(() => api.addMemory({ category, content: text }), 'Could not add the memory').then((added) => added || setContent((typed) => typed || text))
         }}
       >
         <select value={category} onChange={(event) => setCategory(event.target.value === 'personal_fact' ? 'personal_fact' : 'global_rule')} aria-label="Category">
@@ -99,7 +104,7 @@ export function MemoryManager(): React.JSX.Element {
   )
 }
 
-function MemoryRow(props: { memory: MemoryView; onSave(text: string): Promise<void>; onToggle(): Promise<void>; onDelete(): Promise<void> }): React.JSX.Element {
+function MemoryRow(props: { memory: MemoryView; onSave(text: string): Promise<boolean>; onToggle(): Promise<boolean>; onDelete(): Promise<boolean> }): React.JSX.Element {
   const { memory } = props
   const [editing, setEditing] = useState(false)
   const [text, setText] = useState(memory.content)
@@ -111,7 +116,8 @@ function MemoryRow(props: { memory: MemoryView; onSave(text: string): Promise<vo
           className="memory-edit"
           onSubmit={(event) => {
             event.preventDefault()
-            if (text.trim()) void props.onSave(text.trim()).then(() => setEditing(false))
+            // A failed save keeps the edit open, with the text, beside the reason.
+            if (text.trim()) void props.onSave(text.trim()).then((saved) => saved && setEditing(false))
           }}
         >
           <input className="input" value={text} onChange={(event) => setText(event.target.value)} autoFocus />

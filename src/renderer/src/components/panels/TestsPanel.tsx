@@ -43,15 +43,31 @@ export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) =>
     return list
   }, [api])
 
+  // Reads of an evaluation can land out of order (a progress read of half the cases after the finished one):
+  // only the newest asked for is shown.
+  const newestRead = useRef(0)
+  const show = useCallback(
+    async (evaluationId: string) => {
+      const read = ++newestRead.current
+      const detail = await api.getEvaluation({ evaluationId })
+      if (read === newestRead.current) setShown(detail)
+    },
+    [api]
+  )
+  const showFinished = useCallback((detail: EvaluationDetail) => {
+    newestRead.current++
+    setShown(detail)
+  }, [])
+
   const open = useCallback(
     async (evaluationId: string) => {
       try {
-        setShown(await api.getEvaluation({ evaluationId }))
+        await show(evaluationId)
       } catch (error) {
         notify('error', `Could not open that evaluation: ${errorMessage(error)}`)
       }
     },
-    [api, notify]
+    [notify, show]
   )
 
   useEffect(() => {
@@ -63,7 +79,7 @@ export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) =>
         if (stale) return
         setCases(list)
         setHistory(earlier)
-        if (earlier[0]) setShown(await api.getEvaluation({ evaluationId: earlier[0].id }))
+        if (earlier[0]) await show(earlier[0].id)
       } catch (error) {
         if (!stale) notify('error', `Could not read the tests: ${errorMessage(error)}`)
       }
@@ -71,7 +87,7 @@ export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) =>
     return () => {
       stale = true
     }
-  }, [api, project, notify])
+  }, [api, project, notify, show])
 
   const shownId = useRef<string | null>(null)
   shownId.current = shown?.id ?? null
@@ -83,10 +99,10 @@ export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) =>
         // A new evaluation replaces the matrix at once, then fills in as each case finishes.
         if (event.progress.result || event.progress.evaluationId !== shownId.current) {
           shownId.current = event.progress.evaluationId
-          void api.getEvaluation({ evaluationId: event.progress.evaluationId }).then(setShown, () => undefined)
+          show(event.progress.evaluationId).catch(() => undefined)
         }
       }),
-    [onPush, api]
+    [onPush, show]
   )
 
   async function run(input: ApiInputs['runEvaluation']): Promise<void> {
@@ -94,7 +110,7 @@ export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) =>
     setProgress(null)
     setComparison(null)
     try {
-      setShown(await api.runEvaluation(input))
+      showFinished(await api.runEvaluation(input))
       await refreshHistory()
     } catch (error) {
       notify('error', `The evaluation could not run: ${errorMessage(error)}`)
