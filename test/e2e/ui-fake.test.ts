@@ -2,7 +2,7 @@ import os from 'node:os'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createFakeApi, type FakeApi } from './fake-api'
 import { describeWithBrowser } from './describe-with-browser'
-import { openUi, SCREENSHOT_DIR, startNewChat, waitForLastAnswerDone, type UiSession } from './harness'
+import { expectWallTimeWithin, openUi, SCREENSHOT_DIR, startNewChat, waitForLastAnswerDone, type UiSession } from './harness'
 
 // The real renderer in headless Chromium against the fake API: every main screen, the inspector, the
 // streaming chat, and the figures we promise (cold start, inspector update cost, DOM size with 5,000 messages).
@@ -31,7 +31,7 @@ describeWithBrowser('web UI on the fake API', () => {
     const ready = await ui.page.evaluate(() => performance.getEntriesByName('glassbox-ready')[0]?.startTime ?? -1)
     console.log(`[e2e] web cold start: first contentful paint ${paint.toFixed(0)} ms, app state loaded ${ready.toFixed(0)} ms, project visible to the test ${appReadyMs} ms (load average ${loadAverage()})`)
     expect(paint).toBeGreaterThan(0)
-    expect(paint).toBeLessThanOrEqual(1500)
+    expectWallTimeWithin('first contentful paint', paint, 1500)
     expect(new URL(ui.page.url()).searchParams.get('token')).toBeNull()
     await ui.screenshot('01-home')
   })
@@ -81,7 +81,7 @@ describeWithBrowser('web UI on the fake API', () => {
     const worst = Math.max(...durations)
     console.log(`[e2e] inspector update: ${durations.length} updates, median ${median(durations).toFixed(1)} ms, worst ${worst.toFixed(1)} ms`)
     expect(durations.length).toBeGreaterThan(0)
-    expect(worst).toBeLessThanOrEqual(16)
+    expectWallTimeWithin('worst inspector update', worst, 16)
     await page.locator('.tabs').getByRole('tab', { name: 'User' }).click()
     await expect.poll(() => page.getByTestId('user-text').textContent()).toContain('April?')
     await ui.screenshot('05-inspector-user')

@@ -242,9 +242,12 @@ describe('scheduleMemoryExtraction', () => {
       text: JSON.stringify({ user_instructions: [{ content: 'Always EUR.', supersedes_id: null }], user_profile: null }),
       firstTokenDelayMs: 200
     })
-    const started = performance.now()
     const pending = scheduleMemoryExtraction(request)
-    expect(performance.now() - started).toBeLessThan(50)
+    let settled = false
+    void pending.finally(() => (settled = true))
+    // The caller is back while the model has not answered yet (its first token comes 200 ms later).
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(settled).toBe(false)
     expect(store.memories.list(projectId)).toEqual([])
     expect(await pending).toMatchObject({ status: 'saved' })
   })

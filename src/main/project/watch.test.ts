@@ -60,11 +60,12 @@ describe('openProject', () => {
     await waitFor(() => model.snapshot().rules?.text === 'Written during start-up.', 3000)
   })
 
-  it('reflects a RULES.md change within 300 ms, debounce included', async () => {
+  // How fast is a figure of `npm run bench` (watch/change-to-prompt); here only that it comes, after the debounce.
+  it('reflects a RULES.md change once the debounce has passed', async () => {
     const { dir, model } = await openCopy({ debounceMs: 200 })
     writeFileSync(join(dir, 'RULES.md'), 'Answer in French.')
-    const elapsed = await waitFor(() => model.snapshot().rules?.text === 'Answer in French.', 300)
-    expect(elapsed).toBeLessThan(300)
+    const elapsed = await waitFor(() => model.snapshot().rules?.text === 'Answer in French.', 5000)
+    expect(elapsed).toBeGreaterThanOrEqual(190)
     expect(model.snapshot().version).toBe(1)
   })
 
