@@ -1,12 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Download, Locator, Page } from 'playwright-core'
-import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
+import type { Glassbox } from '../../src/main/app/create-glassbox'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { copyNaoLayout, makeTempDir } from '../support/fixtures'
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
+import { makeTempDir } from '../support/fixtures'
+import type { RecordedRequest, Turn } from '../support/scripted-openai-server'
 import { describeWithBrowser } from './describe-with-browser'
-import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
+import { waitForLastAnswerDone, type UiSession } from './harness'
+import { openRealSession, type RealSession } from './real-session'
 
 // Daily-use features (#16) end to end on the real services (store in a temp folder, the nao-layout fixture with
 // DuckDB, a scripted model server on loopback) in headless Chromium: answer versions, per-answer figures,
@@ -46,28 +47,20 @@ function script(request: RecordedRequest): Turn {
   }
 }
 
-let model: ScriptedServer
+let session: RealSession
 let glassbox: Glassbox
 let ui: UiSession
-let cleanups: Array<() => void> = []
 
 beforeAll(async () => {
-  const project = copyNaoLayout()
-  const data = makeTempDir('glassbox-e2e-daily-')
-  cleanups = [project.cleanup, data.cleanup]
-  model = await startScriptedServer({ script })
-  glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, endpoint: model.url, model: 'scripted-model', watch: false })
-  ui = await openUi(glassbox)
+  session = await openRealSession({ script })
+  ;({ glassbox, ui } = session)
   await ui.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(ui.appUrl).origin })
   await ui.page.goto(ui.appUrl)
   await ui.page.getByTestId('project-name').waitFor()
 }, 120_000)
 
 afterAll(async () => {
-  await ui?.close()
-  await glassbox?.close()
-  await model?.close()
-  for (const cleanup of cleanups) cleanup()
+  await session?.close()
 })
 
 async function ask(page: Page, question: string): Promise<void> {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
-import { copyNaoLayout, makeTempDir } from '../support/fixtures'
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
+import type { RecordedRequest, Turn } from '../support/scripted-openai-server'
 import { describeWithBrowser } from './describe-with-browser'
-import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
+import { waitForLastAnswerDone, type UiSession } from './harness'
+import { openRealSession, type RealSession } from './real-session'
 
 // The real services (store in a temp folder, the nao-layout fixture, DuckDB) behind web mode, a scripted
 // OpenAI-compatible model server on loopback, and the real renderer in headless Chromium.
@@ -58,25 +57,16 @@ function script(request: RecordedRequest): Turn {
   return { text: ANSWER, chunkSize: 6, chunkDelayMs: 25 }
 }
 
-let model: ScriptedServer
-let glassbox: Glassbox
+let session: RealSession
 let ui: UiSession
-let cleanups: Array<() => void> = []
 
 beforeAll(async () => {
-  const project = copyNaoLayout()
-  const data = makeTempDir('glassbox-e2e-data-')
-  cleanups = [project.cleanup, data.cleanup]
-  model = await startScriptedServer({ script })
-  glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, endpoint: model.url, model: 'scripted-model', watch: false })
-  ui = await openUi(glassbox)
+  session = await openRealSession({ script })
+  ui = session.ui
 }, 120_000)
 
 afterAll(async () => {
-  await ui?.close()
-  await glassbox?.close()
-  await model?.close()
-  for (const cleanup of cleanups) cleanup()
+  await session?.close()
 })
 
 describeWithBrowser('web UI on the real services', () => {

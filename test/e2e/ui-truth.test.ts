@@ -3,12 +3,13 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
+import type { Glassbox } from '../../src/main/app/create-glassbox'
 import { runCli } from '../support/capture-io'
-import { copyNaoLayout, makeTempDir, REPO_ROOT } from '../support/fixtures'
+import { makeTempDir, REPO_ROOT } from '../support/fixtures'
 import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
 import { describeWithBrowser } from './describe-with-browser'
-import { openUi, startNewChat, waitForChatAtRest, waitForLastAnswerDone, type UiSession } from './harness'
+import { startNewChat, waitForChatAtRest, waitForLastAnswerDone, type UiSession } from './harness'
+import { openRealSession, type RealSession } from './real-session'
 
 // Issue #13 — the UI tells the truth. The real services (store in a temp folder, a copy of the nao-layout fixture,
 // DuckDB) behind web mode, scripted OpenAI-compatible servers on loopback, the real renderer in Chromium.
@@ -112,31 +113,23 @@ async function tab(page: Page, name: string): Promise<void> {
   await page.locator('.tabs').getByRole('tab', { name }).click()
 }
 
+let session: RealSession
 let model: ScriptedServer
 let second: ScriptedServer
 let glassbox: Glassbox
 let ui: UiSession
-let data: ReturnType<typeof makeTempDir>
-let cleanups: Array<() => void> = []
 
 beforeAll(async () => {
-  const project = copyNaoLayout()
-  data = makeTempDir('glassbox-e2e-data-')
-  cleanups = [project.cleanup, data.cleanup]
   // A vLLM-style server: the window is only in its /v1/models entry.
-  model = await startScriptedServer({ script, models: [{ id: 'scripted-model', max_model_len: 32768 }] })
+  session = await openRealSession({ script, models: [{ id: 'scripted-model', max_model_len: 32768 }] })
+  ;({ model, glassbox, ui } = session)
   second = await startScriptedServer({ models: [{ id: 'second-model' }], script: [] })
-  glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, endpoint: model.url, model: 'scripted-model', watch: false })
-  ui = await openUi(glassbox)
   await ui.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ui.server.url.replace(/\/$/, '') })
 }, 120_000)
 
 afterAll(async () => {
-  await ui?.close()
-  await glassbox?.close()
-  await model?.close()
+  await session?.close()
   await second?.close()
-  for (const cleanup of cleanups) cleanup()
 })
 
 describeWithBrowser('issue #13: the UI tells the truth', () => {
