@@ -3,6 +3,7 @@ import type { ProjectInfo } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'
 import { isDraftEmpty, LARGE_PASTE_CHARS, type Draft } from '../../state/draft'
 import { findTrigger, type MenuItem, type Trigger } from './mention-menu'
+import { characterCount } from '../../plural'
 
 // The message box. Enter sends, Shift+Enter adds a line, Esc stops a running answer. `/` lists the project's
 // skills (the chosen skill's body goes into the message), `@` lists tables (their columns.md is attached).
@@ -142,7 +143,7 @@ export function Composer({ draft, onDraft, busy, sending = false, disabled, onSe
       )}
       {hasChips && (
         <div className="composer-chips">
-          {draft.pasted && <Chip kind="pasted" label={`Pasted text · ${formatChars(draft.pasted.length)}`} title={draft.pasted.slice(0, 400)} onRemove={() => onDraft({ ...draft, pasted: null })} />}
+          {draft.pasted && <Chip kind="pasted" label={`Pasted text · ${characterCount(draft.pasted.length)}`} title={draft.pasted.slice(0, 400)} onRemove={() => onDraft({ ...draft, pasted: null })} />}
           {draft.skill && <Chip kind="skill" label={`Skill: ${draft.skill}`} onRemove={() => onDraft({ ...draft, skill: null })} />}
           {draft.tables.map((table) => (
             <Chip key={table} kind="table" label={`Table: ${table}`} onRemove={() => onDraft({ ...draft, tables: draft.tables.filter((item) => item !== table) })} />
@@ -201,10 +202,6 @@ export function Composer({ draft, onDraft, busy, sending = false, disabled, onSe
       <div className="composer-hint">Enter to send · Shift+Enter for a new line · Esc to stop</div>
     </div>
   )
-}
-
-function formatChars(chars: number): string {
-  return chars >= 1_000_000 ? `${(chars / 1_000_000).toFixed(1)} M characters` : `${Math.round(chars / 1000)} k characters`
 }
 
 function Chip({ kind, label, title, onRemove }: { kind: string; label: string; title?: string; onRemove(): void }): React.JSX.Element {

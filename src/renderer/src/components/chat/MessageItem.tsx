@@ -9,6 +9,7 @@ import { FollowUpChips } from './FollowUpChips'
 import { LazyMarkdown } from './LazyMarkdown'
 import { ToolCallCard } from './ToolCallCard'
 import { RunError } from './RunError'
+import { characterCount } from '../../plural'
 
 export interface MessageActions {
   regenerate(): void
@@ -65,7 +66,7 @@ function UserMessage({ message, busy, actions, archived }: Props): React.JSX.Ele
         <div className="user-text">{long && !expanded ? `${message.text.slice(0, USER_TEXT_PREVIEW)}…` : message.text}</div>
         {long && (
           <button className="link-button small" onClick={() => setExpanded((value) => !value)}>
-            {expanded ? 'Show less' : `Show all (${formatSize(message.text.length)})`}
+            {expanded ? 'Show less' : `Show all (${characterCount(message.text.length)})`}
           </button>
         )}
       </div>
@@ -76,10 +77,6 @@ function UserMessage({ message, busy, actions, archived }: Props): React.JSX.Ele
       </div>
     </div>
   )
-}
-
-function formatSize(chars: number): string {
-  return chars >= 1_000_000 ? `${(chars / 1_000_000).toFixed(1)} M characters` : `${Math.round(chars / 1000)} k characters`
 }
 
 function AssistantMessage({ message, isLast, busy, actions, version, archived }: Props): React.JSX.Element {
