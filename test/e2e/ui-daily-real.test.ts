@@ -110,6 +110,8 @@ describeWithBrowser('daily use on the real services', () => {
     await page.getByTestId('chart').waitFor({ timeout: 20_000 })
     const figures = page.getByTestId('message-figures').last()
     await expect.poll(() => figures.textContent()).toContain('scripted-model')
+    // The total time and the server's counts come with the answer as stored.
+    await expect.poll(() => figures.textContent()).toMatch(/\d[\d.,]* (ms|s) total/)
     const text = (await figures.textContent()) ?? ''
     expect(text).toMatch(/first token \d[\d.,]* (ms|s)/)
     expect(text).toMatch(/\d[\d.,]* (ms|s) total/)
@@ -238,6 +240,7 @@ describeWithBrowser('daily use on the real services', () => {
     await page.getByTestId('new-chat').click()
     await page.getByTestId('new-chat').click()
     await page.keyboard.press('Control+Shift+O')
+    await page.getByTestId('chat-list').locator('[aria-current="page"] .chat-title', { hasText: /^New chat$/ }).waitFor()
     await page.waitForTimeout(300)
     expect((await glassbox.listChats({})).filter((chat) => chat.title === 'New chat')).toHaveLength(1)
 

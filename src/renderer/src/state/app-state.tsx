@@ -113,23 +113,31 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
   const dismissToast = useCallback((id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)), [])
   const bumpRevision = useCallback(() => setRevision((value) => value + 1), [])
 
+  // Replies can land out of order (a search typed, then cleared): only the newest list asked for is shown.
+  const chatListRead = useRef(0)
   const refreshChats = useCallback(async () => {
+    const read = ++chatListRead.current
     try {
-      setChats(await api.listChats({ search: chatSearch || undefined }))
+      const list = await api.listChats({ search: chatSearch || undefined })
+      if (read === chatListRead.current) setChats(list)
     } catch (error) {
-      notify('error', `Could not list chats: ${errorMessage(error)}`)
+      if (read === chatListRead.current) notify('error', `Could not list chats: ${errorMessage(error)}`)
     }
   }, [api, chatSearch, notify])
 
+  const modelsRead = useRef(0)
   const refreshModels = useCallback(async () => {
+    const read = ++modelsRead.current
     setModelsLoading(true)
     try {
-      setModels(await api.listModels())
+      const found = await api.listModels()
+      if (read === modelsRead.current) setModels(found)
     } catch (error) {
+      if (read !== modelsRead.current) return
       notify('error', `Could not detect model servers: ${errorMessage(error)}`)
       setModels([])
     } finally {
-      setModelsLoading(false)
+      if (read === modelsRead.current) setModelsLoading(false)
     }
   }, [api, notify])
 
