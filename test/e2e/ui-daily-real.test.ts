@@ -124,7 +124,7 @@ describeWithBrowser('daily use on the real services', () => {
     const { page } = ui
     await page.locator('[data-role="assistant"]').last().hover()
     await page.getByRole('button', { name: 'Regenerate' }).click()
-    await page.locator('[data-status="streaming"]').waitFor()
+    // The new answer may stream and end within one frame on a loaded machine: wait for the chat to settle.
     await waitForLastAnswerDone(page, 20_000)
     const switcher = page.getByTestId('version-switcher')
     await expect.poll(() => switcher.textContent()).toContain('2/2')

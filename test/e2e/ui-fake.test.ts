@@ -186,25 +186,34 @@ describeWithBrowser('web UI on the fake API', () => {
     await page.getByRole('button', { name: 'Save & resend' }).click()
     await waitForLastAnswerDone(page)
     await expect.poll(() => page.locator('[data-role="user"]').allTextContents()).toEqual([expect.stringContaining('top 3 customers')])
-    await page.locator('[data-role="assistant"]').last().hover()
+    const answer = page.locator('[data-role="assistant"]').last()
+    const first = await answer.getAttribute('data-message-id')
+    await answer.hover()
     await page.getByRole('button', { name: 'Regenerate' }).click()
-    await page.locator('[data-status="streaming"]').waitFor()
     await waitForLastAnswerDone(page)
+    expect(await answer.getAttribute('data-message-id')).not.toBe(first)
     expect(await page.locator('[data-role="assistant"]').count()).toBe(1)
   })
 
   it('forks a chat from a text selection', async () => {
     const { page } = ui
     const answer = page.getByTestId('assistant-text').last().locator('p').first()
-    await answer.evaluate((element) => {
-      const range = element.ownerDocument.createRange()
-      range.selectNodeContents(element)
-      const selection = element.ownerDocument.getSelection()
-      selection?.removeAllRanges()
-      selection?.addRange(range)
-    })
-    await answer.dispatchEvent('mouseup', { bubbles: true })
-    await page.getByRole('button', { name: /Fork chat from selection/ }).click()
+    const forkButton = page.getByRole('button', { name: /Fork chat from selection/ })
+    // Any scroll takes the offer away (its place would be wrong); the list can still settle as the stored answer
+    // is measured, so select again until the offer stays.
+    await expect
+      .poll(async () => {
+        await answer.evaluate((element) => {
+          const range = element.ownerDocument.createRange()
+          range.selectNodeContents(element)
+          const selection = element.ownerDocument.getSelection()
+          selection?.removeAllRanges()
+          selection?.addRange(range)
+        })
+        await answer.dispatchEvent('mouseup', { bubbles: true })
+        return forkButton.click({ timeout: 1000 }).then(() => true, () => false)
+      })
+      .toBe(true)
     await page.locator('.fork-banner').waitFor()
     expect(await page.locator('.fork-banner').textContent()).toContain('Revenue grew every month')
     await ui.screenshot('12b-forked-chat')
