@@ -211,9 +211,26 @@ describeWithBrowser('web UI on the fake API', () => {
           selection?.addRange(range)
         })
         await answer.dispatchEvent('mouseup', { bubbles: true })
-        return forkButton.click({ timeout: 1000 }).then(() => true, () => false)
+        return forkButton.isVisible()
       })
       .toBe(true)
+    // The offer follows the selected text when the list scrolls, rather than vanishing or staying behind.
+    await page.setViewportSize({ width: 1440, height: 560 })
+    const list = page.getByTestId('message-list')
+    await list.evaluate((element) => (element.scrollTop = 0))
+    await expect.poll(() => forkButton.isVisible()).toBe(false)
+    await answer.evaluate((element) => element.scrollIntoView({ block: 'center' }))
+    await expect.poll(() => forkButton.isVisible()).toBe(true)
+    const before = (await forkButton.boundingBox())?.y ?? 0
+    const scrolled = await list.evaluate((element) => {
+      const from = element.scrollTop
+      element.scrollTop = from + 30
+      return element.scrollTop - from
+    })
+    expect(scrolled).toBeGreaterThan(0)
+    await expect.poll(async () => Math.round(before - ((await forkButton.boundingBox())?.y ?? 0))).toBe(scrolled)
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await forkButton.click()
     await page.locator('.fork-banner').waitFor()
     expect(await page.locator('.fork-banner').textContent()).toContain('Revenue grew every month')
     await ui.screenshot('12b-forked-chat')

@@ -22,6 +22,8 @@ interface Props {
 interface ForkOffer {
   messageId: string
   text: string
+  /** The selected text is within the visible part of the list (the offer is shown only then). */
+  inView: boolean
   top: number
   left: number
 }
@@ -71,27 +73,32 @@ export const MessageList = memo(function MessageList({ chatId, shown, busy, acti
     }
   }, [messages.length, last?.text, last?.toolCalls?.length, last?.status])
 
+  // The fork offer sits above the selected text, so it moves with it when the list scrolls (the analyst's scroll
+  // or the list settling as an answer is stored), hides while the selection is out of view, and goes with it.
+  const offerFromSelection = useCallback((): ForkOffer | null => {
+    const selection = window.getSelection()
+    const text = selection?.toString().trim() ?? ''
+    if (!selection || !text || selection.rangeCount === 0) return null
+    const anchor = selection.anchorNode instanceof Element ? selection.anchorNode : selection.anchorNode?.parentElement
+    const messageElement = anchor?.closest('[data-role="assistant"]')
+    const container = scrollRef.current?.parentElement
+    const messageId = messageElement?.getAttribute('data-message-id')
+    if (!messageId || !container || messageId.startsWith('live-')) return null
+    const rect = selection.getRangeAt(0).getBoundingClientRect()
+    const box = container.getBoundingClientRect()
+    const inView = rect.bottom >= box.top && rect.top <= box.bottom
+    return { messageId, text, inView, top: rect.top - box.top - 40, left: Math.min(Math.max(8, rect.left - box.left + rect.width / 2 - 80), box.width - 200) }
+  }, [])
+
   const onScroll = useCallback(() => {
     const element = scrollRef.current
     if (!element) return
     atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK_PX
     setAwayFromEnd(!atBottom.current)
-    setFork(null)
-  }, [])
+    setFork((offer) => offer && offerFromSelection())
+  }, [offerFromSelection])
 
-  const onMouseUp = useCallback(() => {
-    const selection = window.getSelection()
-    const text = selection?.toString().trim() ?? ''
-    if (!selection || !text || selection.rangeCount === 0) return setFork(null)
-    const anchor = selection.anchorNode instanceof Element ? selection.anchorNode : selection.anchorNode?.parentElement
-    const messageElement = anchor?.closest('[data-role="assistant"]')
-    const container = scrollRef.current?.parentElement
-    const messageId = messageElement?.getAttribute('data-message-id')
-    if (!messageId || !container || messageId.startsWith('live-')) return setFork(null)
-    const rect = selection.getRangeAt(0).getBoundingClientRect()
-    const box = container.getBoundingClientRect()
-    setFork({ messageId, text, top: rect.top - box.top - 40, left: Math.min(Math.max(8, rect.left - box.left + rect.width / 2 - 80), box.width - 200) })
-  }, [])
+  const onMouseUp = useCallback(() => setFork(offerFromSelection()), [offerFromSelection])
 
   const items = virtualizer.getVirtualItems()
   return (
@@ -132,7 +139,7 @@ export const MessageList = memo(function MessageList({ chatId, shown, busy, acti
           ↓ Latest
         </button>
       )}
-      {fork && (
+      {fork?.inView && (
         <button
           className="fork-button"
           style={{ top: Math.max(4, fork.top), left: fork.left }}
