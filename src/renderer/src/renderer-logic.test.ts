@@ -6,6 +6,7 @@ import { remarkHtmlAsText } from './components/chat/remark-html-as-text'
 import { diffLines } from './components/inspector/line-diff'
 import { characterCount, plural } from './plural'
 import { EMPTY_DRAFT, messageTextOf } from './state/draft'
+import { newestReply } from './state/newest-reply'
 import { applyRunEvents, mergeChatRead } from './state/run-events'
 import { readChart, readClarification, readFollowUps, readTable } from './state/tool-data'
 
@@ -197,5 +198,16 @@ describe('counts for people', () => {
 
   it('says a text length in characters, k or M', () => {
     expect([1, 820, 24_400, 1_000_000].map(characterCount)).toEqual(['1 character', '820 characters', '24 k characters', '1.0 M characters'])
+  })
+})
+
+describe('newestReply', () => {
+  it('lets only the reply to the newest request through, whatever order replies land in', () => {
+    const lists = newestReply()
+    const typed = lists.begin()
+    const cleared = lists.begin()
+    expect([typed(), cleared()]).toEqual([false, true])
+    const other = newestReply().begin()
+    expect([cleared(), other()]).toEqual([true, true])
   })
 })

@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { ApiInputs, ChatSummary, GlassboxApi, ModelServerView, ProjectInfo, PushEvent, Settings, SyncProgress, SyncSummary } from '../../../shared/api'
 import type { Transport } from '../transport'
 import { loadRecentProjects, rememberProject } from './recent-projects'
+import { useNewestReply } from './newest-reply'
 import { errorMessage } from '../../../shared/error-message'
 
 // App-wide state: the open project, settings, detected model servers, the chat list and which chat or
@@ -113,33 +114,33 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
   const dismissToast = useCallback((id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)), [])
   const bumpRevision = useCallback(() => setRevision((value) => value + 1), [])
 
-  // Replies can land out of order (a search typed, then cleared): only the newest list asked for is shown.
-  const chatListRead = useRef(0)
+  // Only the newest list asked for is shown (a search typed, then cleared).
+  const chatLists = useNewestReply()
   const refreshChats = useCallback(async () => {
-    const read = ++chatListRead.current
+    const isNewest = chatLists.begin()
     try {
       const list = await api.listChats({ search: chatSearch || undefined })
-      if (read === chatListRead.current) setChats(list)
+      if (isNewest()) setChats(list)
     } catch (error) {
-      if (read === chatListRead.current) notify('error', `Could not list chats: ${errorMessage(error)}`)
+      if (isNewest()) notify('error', `Could not list chats: ${errorMessage(error)}`)
     }
-  }, [api, chatSearch, notify])
+  }, [api, chatLists, chatSearch, notify])
 
-  const modelsRead = useRef(0)
+  const modelLists = useNewestReply()
   const refreshModels = useCallback(async () => {
-    const read = ++modelsRead.current
+    const isNewest = modelLists.begin()
     setModelsLoading(true)
     try {
       const found = await api.listModels()
-      if (read === modelsRead.current) setModels(found)
+      if (isNewest()) setModels(found)
     } catch (error) {
-      if (read !== modelsRead.current) return
+      if (!isNewest()) return
       notify('error', `Could not detect model servers: ${errorMessage(error)}`)
       setModels([])
     } finally {
-      if (read === modelsRead.current) setModelsLoading(false)
+      if (isNewest()) setModelsLoading(false)
     }
-  }, [api, notify])
+  }, [api, modelLists, notify])
 
   useEffect(() => {
     const unsubscribe = api.subscribe((event) => {

@@ -4,6 +4,7 @@ import type { RunEvent } from '../../../shared/events'
 import { useApp } from './app-state'
 import { messageTextOf, type Draft } from './draft'
 import { applyRunEvents, mergeChatRead, streamingMessage } from './run-events'
+import { useNewestReply } from './newest-reply'
 import { errorMessage } from '../../../shared/error-message'
 
 // One chat: its messages, live run events applied at most once per frame, and the actions on it.
@@ -50,7 +51,7 @@ export function useChat(chatId: string | null): ChatController {
   // send, regenerate or edit is still on its way waits for it to finish and is read again; one from before a
   // change made here (an answer removed for a regenerate, a question shown before the server has it) is read
   // again. So an old state never comes back for a moment, and the newest state always lands.
-  const reads = useRef(0)
+  const reads = useNewestReply()
   const localChanges = useRef(0)
   const actionsInFlight = useRef(0)
   const readAfterActions = useRef(false)
@@ -58,11 +59,11 @@ export function useChat(chatId: string | null): ChatController {
   const reload = useCallback(async (): Promise<void> => {
     const id = chatIdRef.current
     if (!id) return
-    const read = ++reads.current
+    const isNewest = reads.begin()
     const changesBefore = localChanges.current
     try {
       const loaded = await api.getChat({ chatId: id })
-      if (chatIdRef.current !== id || read !== reads.current) return
+      if (chatIdRef.current !== id || !isNewest()) return
       if (actionsInFlight.current > 0) {
         readAfterActions.current = true
         return
@@ -77,7 +78,7 @@ export function useChat(chatId: string | null): ChatController {
     } catch (error) {
       notify('error', `Could not load the chat: ${errorMessage(error)}`)
     }
-  }, [api, notify])
+  }, [api, notify, reads])
 
   useEffect(() => {
     setChat(null)

@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom'
 import type { ApiInputs } from '../../../shared/api'
 import type { PromptPreview } from '../../../shared/prompt'
 import { useApp } from './app-state'
+import { useNewestReply } from './newest-reply'
 import { errorMessage } from '../../../shared/error-message'
 
 // The prompt the next message would send, re-assembled as the user types (lightly debounced). Stale
@@ -20,7 +21,7 @@ export interface PreviewState {
 export function usePromptPreview(input: ApiInputs['previewPrompt'] | null, debounceMs = 120, measure = false): PreviewState {
   const { api, revision, project } = useApp()
   const [state, setState] = useState<PreviewState>({ preview: null, loading: false, error: null })
-  const sequence = useRef(0)
+  const previews = useNewestReply()
   const key = input ? JSON.stringify(input) : null
   const inputRef = useRef(input)
   inputRef.current = input
@@ -29,23 +30,23 @@ export function usePromptPreview(input: ApiInputs['previewPrompt'] | null, debou
   useEffect(() => {
     const current = inputRef.current
     if (!key || !current || !project) return
-    const id = ++sequence.current
+    const isNewest = previews.begin()
     setState((previous) => (previous.loading ? previous : { ...previous, loading: true }))
     const timer = window.setTimeout(async () => {
       try {
         const preview = await api.previewPrompt(current)
-        if (id !== sequence.current) return
+        if (!isNewest()) return
         const next = { preview, loading: false, error: null }
         if (!measure) return setState(next)
         const start = performance.now()
         flushSync(() => setState(next))
         performance.measure(INSPECTOR_UPDATE_MEASURE, { start, end: performance.now() })
       } catch (error) {
-        if (id === sequence.current) setState((previous) => ({ ...previous, loading: false, error: errorMessage(error) }))
+        if (isNewest()) setState((previous) => ({ ...previous, loading: false, error: errorMessage(error) }))
       }
     }, debounceMs)
     return () => window.clearTimeout(timer)
-  }, [key, api, revision, project, debounceMs, measure])
+  }, [key, api, revision, project, debounceMs, measure, previews])
 
   return state
 }

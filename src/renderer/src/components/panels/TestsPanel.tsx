@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ApiInputs, EvaluationComparison, EvaluationDetail, EvaluationProgress, EvaluationSummary, TestCaseInfo } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'
+import { useNewestReply } from '../../state/newest-reply'
 import { errorMessage } from '../../../../shared/error-message'
 import { CaseDetail } from './evaluation/CaseDetail'
 import { EvaluationHistory } from './evaluation/EvaluationHistory'
@@ -43,21 +44,24 @@ export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) =>
     return list
   }, [api])
 
-  // Reads of an evaluation can land out of order (a progress read of half the cases after the finished one):
-  // only the newest asked for is shown.
-  const newestRead = useRef(0)
+  // Only the newest evaluation asked for is shown (a progress read of half the cases can land after the finished
+  // one). A finished run's result counts as the newest of all.
+  const shownReads = useNewestReply()
   const show = useCallback(
     async (evaluationId: string) => {
-      const read = ++newestRead.current
+      const isNewest = shownReads.begin()
       const detail = await api.getEvaluation({ evaluationId })
-      if (read === newestRead.current) setShown(detail)
+      if (isNewest()) setShown(detail)
     },
-    [api]
+    [api, shownReads]
   )
-  const showFinished = useCallback((detail: EvaluationDetail) => {
-    newestRead.current++
-    setShown(detail)
-  }, [])
+  const showFinished = useCallback(
+    (detail: EvaluationDetail) => {
+      shownReads.begin()
+      setShown(detail)
+    },
+    [shownReads]
+  )
 
   const open = useCallback(
     async (evaluationId: string) => {
