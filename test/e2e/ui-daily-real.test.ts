@@ -4,7 +4,7 @@ import type { Download, Locator, Page } from 'playwright-core'
 import type { Glassbox } from '../../src/main/app/create-glassbox'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { makeTempDir } from '../support/fixtures'
-import type { RecordedRequest, Turn } from '../support/scripted-openai-server'
+import { isAgentRequest, latestTurn, type RecordedRequest, type Turn } from '../support/scripted-openai-server'
 import { describeWithBrowser } from './describe-with-browser'
 import { waitForLastAnswerDone, type UiSession } from './harness'
 import { openRealSession, type RealSession } from './real-session'
@@ -16,24 +16,14 @@ import { openRealSession, type RealSession } from './real-session'
 const MONTHLY_SQL = "SELECT strftime(order_date, '%Y-%m') AS month, SUM(amount) AS revenue, COUNT(*) AS orders FROM orders GROUP BY 1 ORDER BY 1"
 let answers = 0
 
-function messagesOf(request: RecordedRequest): Array<{ role: string; content: string }> {
-  const body = request.body
-  if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages)) return []
-  return body.messages.flatMap((message: unknown) =>
-    typeof message === 'object' && message !== null && 'role' in message && typeof message.role === 'string' ? [{ role: message.role, content: 'content' in message ? JSON.stringify(message.content) : '' }] : []
-  )
-}
-
 function script(request: RecordedRequest): Turn {
-  const body = request.body
-  if (typeof body !== 'object' || body === null || !('tools' in body)) return { text: '{"user_instructions": null, "user_profile": null}' }
-  const messages = messagesOf(request)
-  const lastUser = messages.map((message) => message.role).lastIndexOf('user')
-  const question = (messages[lastUser]?.content ?? '').toLowerCase()
-  const results = messages.slice(lastUser + 1).filter((message) => message.role === 'tool')
+  if (!isAgentRequest(request)) return { text: '{"user_instructions": null, "user_profile": null}' }
+  const turn = latestTurn(request)
+  const question = turn.question.toLowerCase()
+  const results = turn.toolResults
   if (!question.includes('revenue')) return { text: 'Hello! Ask me about the jaffle shop data.', usage: { prompt_tokens: 812, completion_tokens: 9 } }
   if (results.length === 0) return { toolCalls: [{ name: 'execute_sql', args: { sql_query: MONTHLY_SQL } }], usage: { prompt_tokens: 3100, completion_tokens: 40 } }
-  const queryId = /query_id: (\S+)/.exec(results[0].content)?.[1]?.replace(/\\n.*$/, '') ?? 'q1'
+  const queryId = /query_id: (\S+)/.exec(results[0])?.[1] ?? 'q1'
   if (results.length === 1) {
     return { toolCalls: [{ name: 'display_chart', args: { query_id: queryId, chart_type: 'bar', x_axis_key: 'month', x_axis_type: 'category', series: [{ data_key: 'revenue', label: 'Revenue' }], title: 'Revenue by month' } }] }
   }

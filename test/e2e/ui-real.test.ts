@@ -1,29 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { RecordedRequest, Turn } from '../support/scripted-openai-server'
+import { isAgentRequest, latestTurn, type RecordedRequest, type Turn } from '../support/scripted-openai-server'
 import { describeWithBrowser } from './describe-with-browser'
 import { waitForLastAnswerDone, type UiSession } from './harness'
 import { openRealSession, type RealSession } from './real-session'
 
 // The real services (store in a temp folder, the nao-layout fixture, DuckDB) behind web mode, a scripted
 // OpenAI-compatible model server on loopback, and the real renderer in headless Chromium.
-
-interface SentMessage {
-  role: string
-  content: unknown
-}
-
-function messagesOf(request: RecordedRequest): SentMessage[] {
-  const body = request.body
-  if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages)) return []
-  return body.messages.flatMap((message: unknown): SentMessage[] =>
-    typeof message === 'object' && message !== null && 'role' in message && typeof message.role === 'string' ? [{ role: message.role, content: 'content' in message ? message.content : '' }] : []
-  )
-}
-
-function isAgentRequest(request: RecordedRequest): boolean {
-  const body = request.body
-  return typeof body === 'object' && body !== null && 'tools' in body && Array.isArray(body.tools) && !('response_format' in body)
-}
 
 const MONTHLY_SQL = "SELECT strftime(order_date, '%Y-%m') AS month, SUM(amount) AS revenue FROM orders GROUP BY 1 ORDER BY 1"
 // True for the example's data (496, 415, 622, 139), so no screenshot shows an answer its chart contradicts.
@@ -32,10 +14,9 @@ const ANSWER = 'Revenue dipped from January to February, peaked in **March** (62
 /** The model's side of each conversation, chosen by the last question and the tool results so far. */
 function script(request: RecordedRequest): Turn {
   if (!isAgentRequest(request)) return { text: '{"user_instructions": null, "user_profile": null}' }
-  const messages = messagesOf(request)
-  const lastUser = messages.map((message) => message.role).lastIndexOf('user')
-  const question = String(messages[lastUser]?.content ?? '').toLowerCase()
-  const toolResults = messages.slice(lastUser + 1).filter((message) => message.role === 'tool')
+  const turn = latestTurn(request)
+  const question = turn.question.toLowerCase()
+  const toolResults = turn.toolResults
   if (question.includes('slow')) return { text: 'Counting the orders one by one, '.repeat(60), chunkSize: 4, chunkDelayMs: 60 }
   if (question.includes('sales') && toolResults.length === 0) {
     return { toolCalls: [{ name: 'clarification', args: { question: 'Which sales do you mean?', options: ['Order amounts', 'Number of orders'] } }] }
@@ -43,7 +24,7 @@ function script(request: RecordedRequest): Turn {
   if (!question.includes('revenue')) return { text: 'Hello! Ask me about the jaffle shop data.' }
   if (toolResults.length === 0) return { reasoning: 'orders has amount and order_date.', toolCalls: [{ name: 'execute_sql', args: { sql_query: MONTHLY_SQL } }] }
   if (toolResults.length === 1) {
-    const queryId = /query_id: (\S+)/.exec(String(toolResults[0].content))?.[1] ?? 'q1'
+    const queryId = /query_id: (\S+)/.exec(toolResults[0])?.[1] ?? 'q1'
     return {
       toolCalls: [
         {

@@ -1,15 +1,15 @@
 import { copyFileSync, mkdirSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Glassbox } from '../../src/main/app/create-glassbox'
 import { runCli } from '../support/capture-io'
 import { makeTempDir, REPO_ROOT } from '../support/fixtures'
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
+import { bodyOf, isAgentRequest, latestTurn, startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
 import { describeWithBrowser } from './describe-with-browser'
 import { startNewChat, waitForChatAtRest, waitForLastAnswerDone, type UiSession } from './harness'
 import { openRealSession, type RealSession } from './real-session'
+import { unusedLoopbackPort } from '../support/free-port'
 
 // Issue #13 — the UI tells the truth. The real services (store in a temp folder, a copy of the nao-layout fixture,
 // DuckDB) behind web mode, scripted OpenAI-compatible servers on loopback, the real renderer in Chromium.
@@ -23,24 +23,6 @@ const trueAnswer = (queryId: string): string =>
   `Revenue dipped from 522 in January to 403 in February, peaked at **559** in March, then fell to 250 in April, the lowest month (query \`${queryId}\`, column \`revenue\`).`
 const ESSAY = 'The orders table records every purchase with its amount and date. '.repeat(300)
 
-function bodyOf(request: RecordedRequest): Record<string, unknown> {
-  return typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? Object.fromEntries(Object.entries(request.body)) : {}
-}
-
-function isAgentRequest(request: RecordedRequest): boolean {
-  const body = bodyOf(request)
-  return Array.isArray(body.tools) && !('response_format' in body)
-}
-
-function messagesOf(request: RecordedRequest): { role: string; content: string }[] {
-  const messages = bodyOf(request).messages
-  if (!Array.isArray(messages)) return []
-  return messages.map((message: unknown) => {
-    const record = typeof message === 'object' && message !== null ? Object.fromEntries(Object.entries(message)) : {}
-    return { role: String(record.role ?? ''), content: typeof record.content === 'string' ? record.content : JSON.stringify(record.content ?? '') }
-  })
-}
-
 function script(request: RecordedRequest): Turn {
   if (!isAgentRequest(request)) {
     // Memory extraction: learns one standing instruction when the user gave it.
@@ -49,17 +31,16 @@ function script(request: RecordedRequest): Turn {
       : { text: '{"user_instructions": null, "user_profile": null}' }
   }
   if (bodyOf(request).model !== 'scripted-model') return { fault: 'model-not-found' }
-  const messages = messagesOf(request)
-  const lastUser = messages.map((message) => message.role).lastIndexOf('user')
-  const question = (messages[lastUser]?.content ?? '').toLowerCase()
-  const toolResults = messages.slice(lastUser + 1).filter((message) => message.role === 'tool')
+  const turn = latestTurn(request)
+  const question = turn.question.toLowerCase()
+  const toolResults = turn.toolResults
   if (question.includes('overflow')) return { fault: 'context-length' }
   if (question.includes('cut')) return { text: 'Revenue was 1,672 in', fault: 'disconnect' }
   if (question.includes('essay')) return { text: ESSAY }
   if (question.includes('eur')) return { text: 'Noted: revenue in EUR from now on.' }
   if (!question.includes('month by month')) return { text: 'Hello! Ask me about the jaffle shop data.' }
   if (toolResults.length === 0) return { toolCalls: [{ name: 'execute_sql', args: { sql_query: MONTHLY_SQL } }] }
-  const queryId = /query_id: (\S+)/.exec(toolResults[0].content)?.[1] ?? 'q1'
+  const queryId = /query_id: (\S+)/.exec(toolResults[0])?.[1] ?? 'q1'
   if (toolResults.length === 1) {
     return {
       toolCalls: [
@@ -73,14 +54,6 @@ function script(request: RecordedRequest): Turn {
   return { text: trueAnswer(queryId), chunkSize: 6, chunkDelayMs: 10 }
 }
 
-async function closedPort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const address = probe.address()
-  const port = typeof address === 'object' && address ? address.port : 9
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 async function ask(page: Page, question: string): Promise<void> {
   // The chat is virtualised: count nothing, watch the newest answer's id change instead.
@@ -297,7 +270,7 @@ describeWithBrowser('issue #13: the UI tells the truth', () => {
     expect(await once()).toBe(`The model server at ${model.url} does not have the model “qwen3:80b”. It serves: scripted-model. Pick one in the model picker.Open the model server settings`)
     await ui.screenshot('truth-09-error-unknown-model')
 
-    const port = await closedPort()
+    const port = await unusedLoopbackPort()
     await saveSettings(page, { endpoint: `http://127.0.0.1:${port}/v1`, model: 'qwen3:8b' })
     await page.getByTestId('nav-settings').click()
     await ask(page, 'Hi again')

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { REPO_ROOT } from './fixtures'
+import { unusedLoopbackPort } from './free-port'
 
 // A real llama.cpp `llama-server` for tests: found through $LLAMA_SERVER (its `run` script or the binary) or
 // ../shared/tools/llama/run beside the repo, with the tiny GGUF models in `models/` beside it (or
@@ -35,21 +35,10 @@ export interface RunningLlama {
   stop: () => Promise<void>
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolvePort(port))
-    })
-  })
-}
 
 /** Starts llama-server with `-c 8192 --jinja -t 2` unless `flags` say otherwise, and waits until it is ready. */
 export async function startLlamaServer(location: LlamaLocation, model: TinyModel, flags: string[] = ['-c', '8192', '--jinja']): Promise<RunningLlama> {
-  const port = await freePort()
+  const port = await unusedLoopbackPort()
   const modelPath = join(location.models, `${model}.gguf`)
   const child = spawn(location.run, ['-m', modelPath, '--host', '127.0.0.1', '--port', String(port), '-t', '2', ...flags], {
     stdio: ['ignore', 'pipe', 'pipe']

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { unusedLoopbackPort } from './free-port'
 
 // A throwaway Postgres cluster for tests: initdb + pg_ctl in a temp folder, on a loopback port, run as an
 // unprivileged user when the tests run as root (Postgres refuses to run as root). Tests connect as a
@@ -48,17 +48,6 @@ function pathDirs(): string[] {
   return (process.env.PATH ?? '').split(':')
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 export async function startPostgres(setupSql: string): Promise<PostgresCluster> {
   const bin = findPostgresBin()
@@ -82,7 +71,7 @@ export async function startPostgres(setupSql: string): Promise<PostgresCluster> 
     ['local all all trust', 'host all postgres 127.0.0.1/32 trust', 'host all all 127.0.0.1/32 scram-sha-256', ''].join('\n')
   )
   if (asRoot) chownSync(join(data, 'pg_hba.conf'), 65534, 65534)
-  const port = await freePort()
+  const port = await unusedLoopbackPort()
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40`
   run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'])
   const stop = async (): Promise<void> => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startScriptedServer, type ScriptedServer } from './scripted-openai-server'
+import { isAgentRequest, latestTurn, startScriptedServer, type RecordedRequest, type ScriptedServer } from './scripted-openai-server'
 
 let server: ScriptedServer | undefined
 afterEach(async () => {
@@ -114,5 +114,30 @@ describe('scripted OpenAI-compatible server', () => {
     const { status, text } = await streamChat(server.url)
     expect(status).toBe(500)
     expect(text).toContain('no turn left')
+  })
+})
+
+describe('reading a recorded request', () => {
+  const recorded = (body: unknown): RecordedRequest => ({ index: 0, method: 'POST', path: '/v1/chat/completions', headers: {}, body, rawBody: JSON.stringify(body) })
+
+  it('finds the newest question, the tool results after it and the system prompt', () => {
+    const request = recorded({
+      tools: [{ type: 'function', function: { name: 'execute_sql' } }],
+      messages: [
+        { role: 'system', content: 'Rules.' },
+        { role: 'user', content: 'First?' },
+        { role: 'tool', content: 'old result' },
+        { role: 'user', content: [{ type: 'text', text: 'Revenue?' }] },
+        { role: 'assistant', content: null },
+        { role: 'tool', content: 'query_id: q1\nrows' }
+      ]
+    })
+    expect(isAgentRequest(request)).toBe(true)
+    expect(latestTurn(request)).toEqual({ question: '[{"type":"text","text":"Revenue?"}]', toolResults: ['query_id: q1\nrows'], system: 'Rules.' })
+  })
+
+  it('tells a memory extraction (a response_format) from an agent round', () => {
+    expect(isAgentRequest(recorded({ tools: [], response_format: { type: 'json_object' }, messages: [] }))).toBe(false)
+    expect(latestTurn(recorded(null))).toEqual({ question: '', toolResults: [], system: '' })
   })
 })

@@ -67,6 +67,46 @@ export interface RecordedRequest {
 
 export type Script = Turn[] | ((request: RecordedRequest, chatIndex: number) => Turn)
 
+// Readers for scripts that choose their turn from what the client sent.
+
+/** A recorded request's JSON body as a record ({} when it has none). */
+export function bodyOf(request: RecordedRequest): Record<string, unknown> {
+  return typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? Object.fromEntries(Object.entries(request.body)) : {}
+}
+
+export interface SentMessage {
+  role: string
+  /** A string content as it was sent; anything else (content parts) as JSON. */
+  content: string
+}
+
+/** The chat messages a request sent, in order. */
+export function sentMessages(request: RecordedRequest): SentMessage[] {
+  const messages = bodyOf(request).messages
+  if (!Array.isArray(messages)) return []
+  return messages.map((message: unknown) => {
+    const record = typeof message === 'object' && message !== null ? Object.fromEntries(Object.entries(message)) : {}
+    return { role: String(record.role ?? ''), content: typeof record.content === 'string' ? record.content : JSON.stringify(record.content ?? '') }
+  })
+}
+
+/** An agent round (tools offered), not a memory extraction (which asks for a response_format). */
+export function isAgentRequest(request: RecordedRequest): boolean {
+  const body = bodyOf(request)
+  return Array.isArray(body.tools) && !('response_format' in body)
+}
+
+/** What a scripted model decides on: the newest question, the tool results sent after it, and the system prompt. */
+export function latestTurn(request: RecordedRequest): { question: string; toolResults: string[]; system: string } {
+  const messages = sentMessages(request)
+  const lastUser = messages.map((message) => message.role).lastIndexOf('user')
+  return {
+    question: messages[lastUser]?.content ?? '',
+    toolResults: messages.slice(lastUser + 1).flatMap((message) => (message.role === 'tool' ? [message.content] : [])),
+    system: messages.find((message) => message.role === 'system')?.content ?? ''
+  }
+}
+
 export interface ScriptedServerOptions {
   script?: Script
   /** GET /v1/models `data`; default `[{ id: 'scripted-model' }]`. Extra fields (max_model_len…) pass through. */

@@ -1,7 +1,7 @@
 import { appendFileSync, cpSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeTempDir, REPO_ROOT } from './fixtures'
-import { startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from './scripted-openai-server'
+import { bodyOf, latestTurn, startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from './scripted-openai-server'
 
 // The evaluation scenario of issue #15: a copy of the sample project with four cases, and one scripted
 // server serving two models. `all` runs the right SQL for every case; `half` for two of them only — for the
@@ -34,35 +34,17 @@ export function evaluationProject(): { dir: string; cleanup: () => void; addRule
   return { dir, cleanup: temp.cleanup, addRule: () => appendFileSync(join(dir, 'RULES.md'), `${RULE}\n`) }
 }
 
-interface Message {
-  role: string
-  content: string
-}
-
-function messagesOf(request: RecordedRequest): Message[] {
-  const body = request.body
-  if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages)) return []
-  return body.messages.map((message: unknown) =>
-    typeof message === 'object' && message !== null && 'role' in message
-      ? { role: String(message.role), content: 'content' in message ? JSON.stringify(message.content) : '' }
-      : { role: '', content: '' }
-  )
-}
-
 function modelOf(request: RecordedRequest): string {
-  const body = request.body
-  return typeof body === 'object' && body !== null && 'model' in body ? String(body.model) : ''
+  return String(bodyOf(request).model ?? '')
 }
 
 export function twoModelScript(request: RecordedRequest): Turn {
   // `slow` never answers (until the client goes away): for cancelling.
   if (modelOf(request) === 'slow') return { fault: 'hang' }
-  const messages = messagesOf(request)
-  const lastUser = messages.map((message) => message.role).lastIndexOf('user')
-  const question = Object.keys(RIGHT).find((candidate) => messages[lastUser]?.content.includes(candidate))
+  const { question: asked, toolResults, system } = latestTurn(request)
+  const question = Object.keys(RIGHT).find((candidate) => asked.includes(candidate))
   if (!question) return { text: 'I cannot tell which question this is.' }
-  const done = messages.slice(lastUser + 1).filter((message) => message.role === 'tool').length
-  const system = messages.find((message) => message.role === 'system')?.content ?? ''
+  const done = toolResults.length
   const wrong = modelOf(request) === 'half' && WRONG[question] && !system.includes(RULE.slice(2))
   if (!wrong) return done === 0 ? { toolCalls: [{ name: 'execute_sql', args: { sql_query: RIGHT[question] } }] } : { text: 'Done: the answer is in the result.' }
   if (done === 0) return { toolCalls: [{ name: 'read', args: { file_path: `${ORDERS_DIR}/description.md` } }] }

@@ -1,8 +1,8 @@
-import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer, type Turn } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from './create-glassbox'
+import { unusedLoopbackPort } from '../../../test/support/free-port'
 
 // Issue #13 item 6: one message per failure, with the reason and what to do, and no library links.
 
@@ -28,18 +28,10 @@ async function failedAnswer(endpoint: string, model: string): Promise<{ text: st
   return { text: answer.text, error: answer.error }
 }
 
-async function closedPort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const address = probe.address()
-  const port = typeof address === 'object' && address ? address.port : 9
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 describe('a failed run says why and what to do, once', () => {
   it('names the endpoint and how to start a server that is down', async () => {
-    const port = await closedPort()
+    const port = await unusedLoopbackPort()
     const { text, error } = await failedAnswer(`http://127.0.0.1:${port}/v1`, 'qwen3:8b')
     expect(text).toBe('')
     expect(error).toContain(`http://127.0.0.1:${port}/v1`)
