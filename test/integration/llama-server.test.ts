@@ -29,6 +29,8 @@ if (!location) {
   }
 }
 
+// Skipped, with the one-line hint printed above, when no llama-server is found (a user's clone has no
+// ../shared beside it); CI sets GLASSBOX_REQUIRE_LLAMA=1, which turns that into a failure instead.
 const suite = location ? describe : describe.skip
 // Generous: each case takes seconds on an idle machine, far more on a busy one.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 })

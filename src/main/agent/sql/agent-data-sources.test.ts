@@ -50,6 +50,7 @@ describe('the agent answers from data files in the project', () => {
   })
 })
 
+// Skipped, with a one-line install hint, where Postgres is not installed; CI requires it (GLASSBOX_REQUIRE_POSTGRES).
 const pgAvailable = postgresAvailable()
 
 describe.skipIf(!pgAvailable)('the agent answers from a live Postgres', () => {

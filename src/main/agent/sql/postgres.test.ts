@@ -14,6 +14,7 @@ import { makeToolContext } from '../tools/tool-context.testing'
 // #14.2: a real Postgres cluster started for these tests (initdb + pg_ctl, loopback, unprivileged), queried
 // as a non-superuser that owns the table it must not be able to change.
 
+// Skipped, with a one-line install hint, where Postgres is not installed; CI requires it (GLASSBOX_REQUIRE_POSTGRES).
 const available = postgresAvailable()
 
 describe.skipIf(!available)('execute_sql on a live Postgres', () => {
