@@ -1,6 +1,7 @@
 import type { MemoryItem, RequestMessage } from '../src/shared/prompt'
 import { fitRequest, type SkillListItem, type SystemPromptParts } from '../src/main/prompt/budget'
 import { countTokens } from '../src/main/prompt/tokens'
+import { piecesOf } from '../src/main/prompt/token-pieces'
 import { buildContextBlock, buildUserPrompt, describeResult, type EarlierResult, type FileMeta } from '../src/main/prompt/user'
 import { measure, withFloor, type Figure } from './harness'
 
@@ -8,6 +9,7 @@ import { measure, withFloor, type Figure } from './harness'
 //   referenced results (summaries extracted, context block built and rendered), warm.
 // fit/200-messages-8k — fitting a 200-message chat, memory and skills into an 8k window.
 // tokens/1mb-cached — counting a 1 MB text again, against the first count of a fresh 1 MB text.
+// tokens/pieces-5mb-no-blank-line — cutting 5 MB of lines without a blank line into pieces for counting.
 
 // "Warm" as in a running app: token counts cached and the code optimised by the JIT. That takes far more
 // than the harness's default 3 warm-up rounds — on a busy machine the optimising compiler's background
@@ -113,4 +115,7 @@ export async function* figures(): AsyncGenerator<Figure> {
   const text = oneMegabyteText(-1)
   countTokens(text)
   yield withFloor(await measure('tokens/1mb-cached', () => countTokens(text)), first)
+
+  const noBlankLine = 'SELECT region, sum(net_revenue) FROM orders GROUP BY region -- no blank line here\n'.repeat(62_000)
+  yield await measure('tokens/pieces-5mb-no-blank-line', () => piecesOf(noBlankLine), { n: 20 })
 }

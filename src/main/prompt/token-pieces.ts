@@ -18,12 +18,19 @@ export function countTokensPiecewise(text: string): number {
   return total
 }
 
-/** Cuts `text` after runs of blank lines, then long paragraphs after single newlines; joined, the pieces are `text`. */
+/**
+ * Cuts `text` after runs of blank lines, then long paragraphs after single newlines; joined, the pieces are `text`.
+ * Linear in the text: the next blank line is searched for once per paragraph, not once per piece, and a
+ * long line is searched backwards only within its piece.
+ */
 export function piecesOf(text: string): string[] {
   const pieces: string[] = []
   let start = 0
+  let blank = -1
   while (start < text.length) {
-    let end = paragraphEnd(text, start)
+    if (blank !== -1 && blank < start) blank = -1
+    if (blank === -1) blank = nextBlankLine(text, start)
+    let end = blank === text.length ? text.length : pastNewlines(text, blank + 2)
     if (end - start > MAX_PIECE) end = lineEnd(text, start, start + MAX_PIECE)
     pieces.push(text.slice(start, end))
     start = end
@@ -31,17 +38,20 @@ export function piecesOf(text: string): string[] {
   return pieces
 }
 
-/** Just past the first blank-line run (`\n\n…`) after `start`, or the end of the text. */
-function paragraphEnd(text: string, start: number): number {
-  const blank = text.indexOf('\n\n', start)
-  if (blank === -1) return text.length
-  let end = blank + 2
+/** Where the first blank-line run (`\n\n`) at or after `from` starts, or the text's length when there is none. */
+function nextBlankLine(text: string, from: number): number {
+  const blank = text.indexOf('\n\n', from)
+  return blank === -1 ? text.length : blank
+}
+
+function pastNewlines(text: string, from: number): number {
+  let end = from
   while (text.charCodeAt(end) === 10) end++
   return end
 }
 
 /** Just past the last newline in [start, limit), or `limit` when the line is longer than that. */
 function lineEnd(text: string, start: number, limit: number): number {
-  const newline = text.lastIndexOf('\n', limit - 1)
-  return newline >= start ? newline + 1 : limit
+  for (let i = limit - 1; i >= start; i--) if (text.charCodeAt(i) === 10) return i + 1
+  return limit
 }
