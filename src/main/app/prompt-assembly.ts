@@ -6,7 +6,7 @@ import { buildRequestMessages } from '../prompt/request'
 import { assembleSystemPrompt, type SystemPromptResult } from '../prompt/system/assemble'
 import { countTokens } from '../prompt/tokens'
 import { countTokensPiecewise } from '../prompt/token-pieces'
-import { buildContextBlock, buildUserPrompt, resolveUserPromptTemplate } from '../prompt/user'
+import { buildContextBlock, resolveUserPromptTemplate, userPromptRenderer } from '../prompt/user'
 import type { FileMeta, ResultMeta } from '../prompt/user/context-block'
 import type { Diagnostic, PromptPreview, RequestMessage } from '../../shared/prompt'
 
@@ -71,7 +71,7 @@ export function toolSchemaTokens(tools: readonly AgentTool[]): number {
 export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
   const toolNames = input.tools.map((tool) => tool.name)
   const images = input.model.hasVision ? (input.images ?? []) : []
-  const { template, diagnostics: templateDiagnostics } = resolveUserPromptTemplate(input.project.userPromptOverride)
+  const userPrompt = userPromptRenderer(resolveUserPromptTemplate(input.project.userPromptOverride), { hasVision: input.model.hasVision })
   let lastSystem: SystemPromptResult | null = null
 
   const fitted: FittedRequest<Skill> = fitRequest<Skill>({
@@ -97,7 +97,7 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
     toolSchemasTokens: Math.ceil(toolSchemaTokens(input.tools) * (input.model.tokenScale ?? 1)),
     history: input.history,
     context: buildContextBlock({ files: input.files, results: input.results }),
-    renderUser: (context) => buildUserPrompt(input.question, context, { hasVision: input.model.hasVision, template }),
+    renderUser: (context) => userPrompt.render(input.question, context),
     archive: { source: input.archiveSource, now: input.now.toISOString() },
     countTokens: scaledCounter(input.model.tokenScale ?? 1),
     imageCount: images.length
@@ -121,7 +121,7 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
         model: { supportsPromptCache: input.model.supportsPromptCache }
       })
     : []
-  const diagnostics: Diagnostic[] = [...input.project.diagnostics, ...system.diagnostics, ...templateDiagnostics]
+  const diagnostics: Diagnostic[] = [...input.project.diagnostics, ...system.diagnostics, ...userPrompt.diagnostics]
 
   return {
     preview: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { buildUserPrompt, renderUserPrompt, userPromptVariables } from './build-user-prompt'
+import { buildUserPrompt, renderUserPrompt, userPromptRenderer, userPromptVariables } from './build-user-prompt'
 import type { ContextBlock, FileMeta } from './context-block'
-import { PromptTemplate } from './prompt-template'
+import { PromptTemplate, resolveUserPromptTemplate } from './prompt-template'
 
 // Set GLASSBOX_PRINT_PROMPTS=1 to see the rendered prompts while the tests run.
 function show<T extends string>(label: string, prompt: T): T {
@@ -188,5 +188,26 @@ describe('buildUserPrompt — the question arrives byte-identical', () => {
   it('keeps them in a project template that writes {{query}} (double-stash)', () => {
     const template = PromptTemplate.fromProjectFile({ source: 'agent/prompts/user-prompt.md', text: 'Q: {{query}}' })
     expect(buildUserPrompt('a < b & "c" {{d}}', context, { template })).toBe('Q: a < b & "c" {{d}}')
+  })
+})
+
+describe('userPromptRenderer', () => {
+  const context: ContextBlock = { files: [salesCsv] }
+  const question = 'Which months of 2025 sold more than the month before, and by how much?'
+
+  it("falls back to the built-in template, with a diagnostic, when the project's fails to render", () => {
+    const looping = '{{#*inline "loop"}}{{> loop}}{{/inline}}{{#if (lookup query 40)}}{{> loop}}{{/if}}Q: {{query}}'
+    const renderer = userPromptRenderer(resolveUserPromptTemplate({ source: 'agent/prompts/user-prompt.md', text: looping }))
+    expect(renderer.diagnostics).toEqual([])
+    expect(renderer.render(question, context)).toBe(buildUserPrompt(question, context))
+    expect(renderer.diagnostics).toEqual([
+      { file: 'agent/prompts/user-prompt.md', problem: expect.stringMatching(/; the built-in user prompt template is used instead$/) }
+    ])
+  })
+
+  it("uses the project's template while it renders", () => {
+    const renderer = userPromptRenderer(resolveUserPromptTemplate({ source: 'agent/prompts/user-prompt.md', text: 'Mine: {{query}}' }))
+    expect(renderer.render(question, context)).toBe(`Mine: ${question}`)
+    expect(renderer.diagnostics).toEqual([])
   })
 })

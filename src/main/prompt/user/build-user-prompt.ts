@@ -1,5 +1,6 @@
 import { hasContext, type ContextBlock } from './context-block'
-import { PromptTemplate, type UserPromptVariables } from './prompt-template'
+import type { Diagnostic } from '../../../shared/prompt'
+import { builtInUsedInstead, PromptTemplate, TemplateError, type ResolvedTemplate, type UserPromptVariables } from './prompt-template'
 
 // The user prompt: the question alone when there is no context, otherwise the template filled with the
 // context block as JSON. The question is passed as data, never spliced into template text, so `{{`, `<`,
@@ -51,4 +52,34 @@ export function renderUserPrompt(
   const template = options.template ?? PromptTemplate.load('user-prompt')
   const variables = userPromptVariables(query, context, options)
   return { text: template.render(variables), templateSource: template.source, variables }
+}
+
+export interface UserPromptRenderer {
+  render(query: string, context: ContextBlock | null | undefined): string
+  /** The resolved template's diagnostics, plus one if the project's template failed while rendering. */
+  readonly diagnostics: readonly Diagnostic[]
+}
+
+/**
+ * Renders user prompts with a resolved template. When the project's template fails at render time — over its
+ * time or output budget, or an error behind a condition the load-time check did not take — the built-in
+ * template is used for that and every later render, and a diagnostic names the file.
+ */
+export function userPromptRenderer(resolved: ResolvedTemplate, options: Pick<BuildUserPromptOptions, 'hasVision'> = {}): UserPromptRenderer {
+  const builtIn = PromptTemplate.load('user-prompt')
+  const diagnostics = [...resolved.diagnostics]
+  let template = resolved.template
+  return {
+    diagnostics,
+    render(query, context) {
+      try {
+        return buildUserPrompt(query, context, { ...options, template })
+      } catch (error) {
+        if (!(error instanceof TemplateError) || template === builtIn) throw error
+        diagnostics.push(builtInUsedInstead(error.source, error.problem))
+        template = builtIn
+        return buildUserPrompt(query, context, { ...options, template })
+      }
+    }
+  }
 }

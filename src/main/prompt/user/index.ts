@@ -2,9 +2,11 @@
 export {
   buildUserPrompt,
   renderUserPrompt,
+  userPromptRenderer,
   userPromptVariables,
   type BuildUserPromptOptions,
-  type RenderedUserPrompt
+  type RenderedUserPrompt,
+  type UserPromptRenderer
 } from './build-user-prompt'
 export { PromptTemplate, TemplateError, resolveUserPromptTemplate, type ResolvedTemplate, type UserPromptVariables } from './prompt-template'
 export {

@@ -88,3 +88,61 @@ describe('resolveUserPromptTemplate', () => {
     })
   })
 })
+
+/** Inline partials that double at each level, behind a condition the load-time probe (a short question) skips. */
+function doublingPartials(levels: number, innermost = '{{query}}'): string {
+  const partials = [`{{#*inline "p0"}}${innermost}{{/inline}}`]
+  for (let level = 1; level <= levels; level++) partials.push(`{{#*inline "p${level}"}}{{> p${level - 1}}}{{> p${level - 1}}}{{/inline}}`)
+  return `${partials.join('\n')}\n{{#if (lookup query 40)}}{{> p${levels}}}{{/if}}\nQ: {{query}}`
+}
+
+const LONG_QUESTION = 'Which regions grew fastest in the third quarter, and why did they?'
+const variablesFor = (query: string) => ({ hasResultsMeta: false, contextJson: '{}', showVisionWarning: false, query })
+
+describe('PromptTemplate render budget', () => {
+  // Hang guards: without the budget these run for minutes (or run out of memory).
+  it('stops nested inline partials that pass the load-time check, naming the file', { timeout: 20_000 }, () => {
+    // Empty at the bottom, so only time grows: 2^40 partial calls.
+    const template = PromptTemplate.fromProjectFile({ source: OVERRIDE, text: doublingPartials(40, '{{!-- nothing --}}') })
+    expect(() => template.render(variablesFor(LONG_QUESTION))).toThrow(
+      new TemplateError(OVERRIDE, 'took over 250 ms to render (nested partials or loops?)')
+    )
+  })
+
+  it('stops a template whose output grows past the budget even while it is fast', () => {
+    const template = PromptTemplate.fromProjectFile({ source: OVERRIDE, text: doublingPartials(18) })
+    expect(() => template.render(variablesFor('x'.repeat(60)))).toThrow(
+      new TemplateError(OVERRIDE, 'rendered over 1,048,824 characters (nested partials or loops?)')
+    )
+  })
+
+  it('stops nested loops over the variables, which need no partial', { timeout: 20_000 }, () => {
+    const text = '{{#each @root}}'.repeat(16) + 'x' + '{{/each}}'.repeat(16) + '{{query}}'
+    const template = PromptTemplate.fromProjectFile({ source: OVERRIDE, text: `{{#if (lookup query 40)}}${text}{{/if}}{{query}}` })
+    expect(() => template.render(variablesFor(LONG_QUESTION))).toThrow(/took over 250 ms to render/)
+  })
+
+  it('refuses a blown template at once afterwards, until its text changes', () => {
+    const file = { source: OVERRIDE, text: doublingPartials(18) }
+    expect(() => PromptTemplate.fromProjectFile(file).render(variablesFor('x'.repeat(60)))).toThrow(/rendered over/)
+    expect(() => PromptTemplate.fromProjectFile(file).render(variablesFor('short'))).toThrow(/rendered over/)
+    expect(resolveUserPromptTemplate(file)).toEqual({
+      template: PromptTemplate.load('user-prompt'),
+      diagnostics: [{ file: OVERRIDE, problem: expect.stringMatching(/^rendered over .*; the built-in user prompt template is used instead$/) }]
+    })
+  })
+
+  it('reports runaway recursion as a render problem of the file', () => {
+    const text = '{{#*inline "loop"}}{{> loop}}{{/inline}}{{#if (lookup query 40)}}{{> loop}}{{/if}}{{query}}'
+    expect(() => PromptTemplate.fromProjectFile({ source: OVERRIDE, text }).render(variablesFor(LONG_QUESTION))).toThrow(
+      /^agent\/prompts\/user-prompt\.md: (could not be rendered: Maximum call stack size exceeded|took over 250 ms)/
+    )
+  })
+
+  it('renders an ordinary template with inline partials and loops as before', () => {
+    const text = '{{#*inline "ask"}}Q: {{query}}{{/inline}}{{#each @root}}{{@key}} {{/each}}\n{{> ask}}'
+    expect(PromptTemplate.fromProjectFile({ source: OVERRIDE, text }).render(variablesFor('why?'))).toBe(
+      'hasResultsMeta contextJson showVisionWarning query \nQ: why?'
+    )
+  })
+})

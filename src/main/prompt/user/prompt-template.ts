@@ -12,6 +12,68 @@ import { errorMessage } from '../../../shared/error-message'
 const handlebars = Handlebars.create()
 for (const [stem, text] of Object.entries(builtInPartials)) handlebars.registerPartial(stem, text)
 
+// A project's template is untrusted: a few lines of nested inline partials or `{{#each @root}}` blocks can
+// expand to gigabytes or run for minutes, on the main process. Every render has a budget of time and output,
+// checked at each helper and partial call — the only places where Handlebars can repeat work — so a template
+// that blows it stops within a few milliseconds of its deadline, whatever it does.
+/** How long one render may take. A real template renders in well under a millisecond. */
+export const RENDER_BUDGET_MS = 250
+/** Output allowed beyond four copies of the variables (a template may repeat the question or the context). */
+const OUTPUT_ALLOWANCE_CHARS = 1024 * 1024
+
+class RenderBudgetError extends Error {}
+
+interface RenderBudget {
+  deadline: number
+  maxChars: number
+}
+
+let activeBudget: RenderBudget | null = null
+
+function checkBudget(output: unknown): void {
+  if (!activeBudget) return
+  if (performance.now() > activeBudget.deadline) {
+    throw new RenderBudgetError(`took over ${RENDER_BUDGET_MS} ms to render (nested partials or loops?)`)
+  }
+  if (typeof output === 'string' && output.length > activeBudget.maxChars) {
+    throw new RenderBudgetError(`rendered over ${activeBudget.maxChars.toLocaleString('en-US')} characters (nested partials or loops?)`)
+  }
+}
+
+for (const [name, helper] of Object.entries(handlebars.helpers)) {
+  handlebars.registerHelper(name, function (this: unknown, ...args: Parameters<Handlebars.HelperDelegate>) {
+    checkBudget(undefined)
+    const output: unknown = helper.apply(this, args)
+    checkBudget(output)
+    return output
+  })
+}
+
+// Inline partials (`{{#*inline "name"}}`) are the project's own partials: each call of one is checked too.
+const inlineDecorator = handlebars.decorators.inline
+handlebars.registerDecorator('inline', function (this: unknown, fn: unknown, props: unknown, container: unknown, options: { fn: (...args: unknown[]) => unknown }) {
+  const partial = options.fn
+  const budgeted = function (this: unknown, ...args: unknown[]): unknown {
+    checkBudget(undefined)
+    const output = partial.apply(this, args)
+    checkBudget(output)
+    return output
+  }
+  return inlineDecorator.call(this, fn, props, container, { ...options, fn: budgeted })
+})
+
+function renderWithinBudget(compiled: HandlebarsTemplateDelegate<UserPromptVariables>, variables: UserPromptVariables): string {
+  const inputChars = variables.query.length + variables.contextJson.length
+  activeBudget = { deadline: performance.now() + RENDER_BUDGET_MS, maxChars: OUTPUT_ALLOWANCE_CHARS + 4 * inputChars }
+  try {
+    const output = compiled(variables)
+    checkBudget(output)
+    return output
+  } finally {
+    activeBudget = null
+  }
+}
+
 /** The variables a user-prompt template is rendered with. */
 export interface UserPromptVariables {
   hasResultsMeta: boolean
@@ -48,6 +110,9 @@ export class PromptTemplate {
     readonly text: string,
     private readonly compiled: HandlebarsTemplateDelegate<UserPromptVariables>
   ) {}
+
+  /** Why this template blew its render budget once; it is not tried again until its text changes. */
+  private budgetProblem: string | null = null
 
   private static readonly builtIns = new Map<string, PromptTemplate>()
   private static readonly overrides = new Map<string, PromptTemplate>()
@@ -91,8 +156,9 @@ export class PromptTemplate {
     try {
       compiled = handlebars.compile<UserPromptVariables>(text, { noEscape: true })
       // Handlebars compiles lazily: the first render surfaces syntax errors and unknown partials.
-      probe = compiled(PROBE_VARIABLES)
+      probe = renderWithinBudget(compiled, PROBE_VARIABLES)
     } catch (error) {
+      if (error instanceof RenderBudgetError) throw new TemplateError(source, error.message)
       throw new TemplateError(source, `does not compile: ${oneLine(error)}`)
     }
     if (!probe.includes(PROBE_QUERY)) {
@@ -101,8 +167,24 @@ export class PromptTemplate {
     return new PromptTemplate(source, text, compiled)
   }
 
+  /** Why this template cannot be used any more (it blew its render budget), or null. */
+  get unusable(): string | null {
+    return this.budgetProblem
+  }
+
+  /** Renders within the time and output budget; throws a TemplateError naming the file when that fails. */
   render(variables: UserPromptVariables): string {
-    return this.compiled(variables)
+    if (this.budgetProblem) throw new TemplateError(this.source, this.budgetProblem)
+    try {
+      return renderWithinBudget(this.compiled, variables)
+    } catch (error) {
+      if (error instanceof RenderBudgetError) {
+        this.budgetProblem = error.message
+        throw new TemplateError(this.source, error.message)
+      }
+      // Runaway recursion ends in a RangeError, an unknown partial behind a condition in a Handlebars error.
+      throw new TemplateError(this.source, `could not be rendered: ${oneLine(error)}`)
+    }
   }
 }
 
@@ -120,14 +202,17 @@ export function resolveUserPromptTemplate(override: ProjectFile | null): Resolve
   const builtIn = PromptTemplate.load('user-prompt')
   if (!override) return { template: builtIn, diagnostics: [] }
   try {
-    return { template: PromptTemplate.fromProjectFile(override), diagnostics: [] }
+    const template = PromptTemplate.fromProjectFile(override)
+    if (template.unusable) return { template: builtIn, diagnostics: [builtInUsedInstead(override.source, template.unusable)] }
+    return { template, diagnostics: [] }
   } catch (error) {
     const problem = error instanceof TemplateError ? error.problem : oneLine(error)
-    return {
-      template: builtIn,
-      diagnostics: [{ file: override.source, problem: `${problem}; the built-in user prompt template is used instead` }]
-    }
+    return { template: builtIn, diagnostics: [builtInUsedInstead(override.source, problem)] }
   }
+}
+
+export function builtInUsedInstead(file: string, problem: string): Diagnostic {
+  return { file, problem: `${problem}; the built-in user prompt template is used instead` }
 }
 
 // Handlebars parse errors span four lines (position, source excerpt, caret, expectation); the excerpt and
