@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
 import type { GlassboxApi, PushEvent } from '../../shared/api'
 import { RENDERER_CSP } from './csp'
 import { errorMessage } from '../../shared/error-message'
@@ -38,6 +38,14 @@ export interface WebServer {
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024
 const HEARTBEAT_MS = 15_000
+/**
+ * Open connections at most, well under a usual 1,024 open-file limit (the store, DuckDB and the project's
+ * files need descriptors too). Past it the longest-idle connection is closed to make room for the new one.
+ */
+export const MAX_CONNECTIONS = 256
+/** A client gets this long to send its request headers, and this long for the whole request. */
+const HEADERS_TIMEOUT_MS = 5_000
+const REQUEST_TIMEOUT_MS = 30_000
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1'
@@ -46,12 +54,21 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const streams = new Set<ServerResponse>()
   let port = 0
 
-  const server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: `Internal error: ${errorMessage(error)}` })
-      else response.destroy()
-    })
-  })
+  const server = createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      // How often Node looks for connections past those timeouts (30 s by default).
+      connectionsCheckingInterval: 1_000
+    },
+    (request, response) => {
+      void handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent) sendJson(response, 500, { error: `Internal error: ${errorMessage(error)}` })
+        else response.destroy()
+      })
+    }
+  )
+  capConnections(server, MAX_CONNECTIONS)
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const refusal = checkHostAndOrigin(request, port)
@@ -162,6 +179,42 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         server.close(() => resolvePromise())
       })
   }
+}
+
+/**
+ * Keeps at most `cap` connections open. A new connection past the cap closes the connection idle the longest —
+ * one that has not sent a whole request yet, or a keep-alive one between requests — so a flood of half-open
+ * sockets can never lock a real request out; only when every connection is busy is the new one refused.
+ */
+function capConnections(server: Server, cap: number): void {
+  // Insertion-ordered: the first entry is the connection idle the longest.
+  const idle = new Set<Socket>()
+  const busy = new Set<Socket>()
+  server.on('connection', (socket: Socket) => {
+    if (idle.size + busy.size >= cap) {
+      const oldest = idle.values().next()
+      if (oldest.done) {
+        socket.destroy()
+        return
+      }
+      idle.delete(oldest.value)
+      oldest.value.destroy()
+    }
+    idle.add(socket)
+    socket.once('close', () => {
+      idle.delete(socket)
+      busy.delete(socket)
+    })
+  })
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket
+    if (!idle.delete(socket)) return
+    busy.add(socket)
+    response.once('close', () => {
+      if (!busy.delete(socket) || socket.destroyed) return
+      idle.add(socket)
+    })
+  })
 }
 
 /** Bad input the caller can fix is a 4xx with the service's own message; only our own failures are a 500. */
