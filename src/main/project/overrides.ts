@@ -34,16 +34,25 @@ export function parseOverride(relPath: string, text: string): Parsed<ProjectFile
 const TEMPLATE_TAG = /\{\{~?\s*([#/^]?)\s*([^\s{}~]*)[^{}]*\}\}/g
 const PLACEHOLDER_NAME = /^nao_prompt(\.[^\s{}]+)?$/
 
+/** Block problems listed at most per file; a file full of them gets one more line saying how many. */
+const MAX_BLOCK_PROBLEMS = 20
+
 /**
  * A system prompt override is sent as written, except for its `{{ nao_prompt }}` placeholders. Template
  * syntax (`{{#each …}}`, a block never closed) is a sign the author expected a template: say so, rather than
- * let the raw braces reach the model silently.
+ * let the raw braces reach the model silently. Linear in the file, whatever it holds: line numbers are
+ * counted as the tags go by, and the problems listed are capped.
  */
 export function templateSyntaxProblems(relPath: string, text: string): Diagnostic[] {
-  const problems: Diagnostic[] = []
+  const blockProblems: string[] = []
   const open: Array<{ name: string; line: number }> = []
   const others = new Set<string>()
-  const lineAt = (index: number): number => text.slice(0, index).split('\n').length
+  let line = 1
+  let counted = 0
+  const lineAt = (index: number): number => {
+    for (; counted < index; counted++) if (text.charCodeAt(counted) === 10) line++
+    return line
+  }
   for (const tag of text.matchAll(TEMPLATE_TAG)) {
     const [whole, sigil, name] = tag
     if (sigil === '' && PLACEHOLDER_NAME.test(name)) continue
@@ -51,16 +60,18 @@ export function templateSyntaxProblems(relPath: string, text: string): Diagnosti
     else if (sigil === '/') {
       const last = open.pop()
       if (!last || last.name !== name) {
-        problems.push({ file: relPath, problem: `line ${lineAt(tag.index)}: \`${whole}\` closes a block that was not opened${last ? ` (\`{{#${last.name}\` is open)` : ''}` })
+        blockProblems.push(`line ${lineAt(tag.index)}: \`${whole}\` closes a block that was not opened${last ? ` (\`{{#${last.name}\` is open)` : ''}`)
       }
     }
-    others.add(whole.length > 40 ? `${whole.slice(0, 40)}…` : whole)
+    if (others.size < 3) others.add(whole.length > 40 ? `${whole.slice(0, 40)}…` : whole)
   }
-  for (const block of open) {
-    problems.push({ file: relPath, problem: `line ${block.line}: \`{{#${block.name}\` is never closed (no \`{{/${block.name}}}\`)` })
+  for (const block of open) blockProblems.push(`line ${block.line}: \`{{#${block.name}\` is never closed (no \`{{/${block.name}}}\`)`)
+  const problems: Diagnostic[] = blockProblems.slice(0, MAX_BLOCK_PROBLEMS).map((problem) => ({ file: relPath, problem }))
+  if (blockProblems.length > MAX_BLOCK_PROBLEMS) {
+    problems.push({ file: relPath, problem: `${(blockProblems.length - MAX_BLOCK_PROBLEMS).toLocaleString('en-US')} more unbalanced blocks` })
   }
   if (others.size > 0) {
-    const shown = [...others].slice(0, 3).map((tag) => `\`${tag}\``).join(', ')
+    const shown = [...others].map((tag) => `\`${tag}\``).join(', ')
     problems.push({
       file: relPath,
       problem: `contains template syntax (${shown}) that is not a placeholder: this file is sent to the model as written — only {{ nao_prompt }} and {{ nao_prompt.<section_id> }} are replaced`
