@@ -1,9 +1,11 @@
 import type { TableData } from '../state/tool-data'
 
 // A query result as CSV (RFC 4180) that spreadsheets open as they are: UTF-8 with a byte-order mark (Excel
-// needs it to read accents), CRLF line ends, fields quoted when they must be, machine values (12500.5,
-// not the locale's "12 500,5"), NULL as an empty field. A text cell that a spreadsheet would run as a
-// formula (=, +, -, @ first, not a number) gets a leading apostrophe, as OWASP advises.
+// needs it to read accents), CRLF line ends, machine values (12500.5, not the locale's "12 500,5"), NULL
+// as an empty field. A field is quoted when it holds a quote, a line break, either separator a spreadsheet
+// may assume (`,`, or `;` where the comma is the decimal mark), or starts with a formula lead; a text cell
+// that a spreadsheet would run as a formula (=, +, -, @, tab or CR first, not a number) also gets a
+// leading apostrophe, as OWASP advises.
 
 export const CSV_BOM = '\uFEFF'
 
@@ -15,8 +17,9 @@ export function tableToCsv(table: Pick<TableData, 'columns' | 'rows'>): string {
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return ''
   let text = typeof value === 'object' ? JSON.stringify(value) : String(value)
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !Number.isFinite(Number(text))) text = `'${text}`
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+  const formulaLead = /^[=+\-@\t\r]/.test(text)
+  if (typeof value === 'string' && formulaLead && !Number.isFinite(Number(text))) text = `'${text}`
+  return formulaLead || /[",;\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
 /** Reads CSV written by tableToCsv (or any RFC 4180 file) back into rows of strings. */

@@ -2,10 +2,12 @@ import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import ReactMarkdown from 'react-markdown'
 import remarkGfm from 'remark-gfm'
+import { micromark } from 'micromark'
+import { gfm, gfmHtml } from 'micromark-extension-gfm'
 import { describe, expect, it } from 'vitest'
 import type { ChatMessageView } from '../../../shared/api'
 import { CSV_BOM, parseCsv, tableToCsv } from './csv'
-import { chatToMarkdown, markdownTable } from './markdown'
+import { chatToMarkdown, escapeHtmlOutsideCode, markdownTable } from './markdown'
 import { fileNameFrom } from './save'
 
 describe('tableToCsv', () => {
@@ -26,6 +28,18 @@ describe('tableToCsv', () => {
       ['Émile', '', '-3'],
       [' padded ', '', '0']
     ])
+  })
+
+  it('quotes a cell holding either separator, so a semicolon spreadsheet sees one cell', () => {
+    const csv = tableToCsv({ columns: ['a;b', 'c'], rows: [['x;=1+1;y', 'plain'], ['1,5', 'two\r\nlines']] })
+    expect(csv).toBe(`${CSV_BOM}"a;b",c\r\n"x;=1+1;y",plain\r\n"1,5","two\r\nlines"\r\n`)
+  })
+
+  it('quotes and neutralises every formula lead: = + - @ tab and CR', () => {
+    const leads = ['=1+1', '+1+1', '-1+1', '@SUM(A1)', '\t=1+1', '\r=1+1']
+    const csv = tableToCsv({ columns: ['x'], rows: leads.map((lead) => [lead]) })
+    expect(csv.split('\r\n').slice(1, 5)).toEqual(['"\'=1+1"', '"\'+1+1"', '"\'-1+1"', '"\'@SUM(A1)"'])
+    expect(parseCsv(csv).slice(1)).toEqual(leads.map((lead) => [`'${lead}`]))
   })
 
   it('keeps a spreadsheet from running a text cell as a formula', () => {
@@ -79,6 +93,48 @@ describe('chatToMarkdown', () => {
     expect(markdown).toContain('[^1]: 24.9 comes from query 1 (`ab12cd_q1`), column `revenue`')
     expect(markdown).toContain('qwen3')
     expect(markdown).not.toContain('<citation-number')
+  })
+})
+
+describe('escapeHtmlOutsideCode', () => {
+  it('escapes HTML in prose and keeps it as written in code spans and code blocks', () => {
+    const markdown = 'Hi <img src=x onerror=alert(1)> and `a<b` and ``x ` <i>``\n\n```html\n<script>1</script>\n```\n\n<b>after</b>'
+    expect(escapeHtmlOutsideCode(markdown)).toBe(
+      'Hi &lt;img src=x onerror=alert(1)> and `a<b` and ``x ` <i>``\n\n```html\n<script>1</script>\n```\n\n&lt;b>after&lt;/b>'
+    )
+  })
+
+  it('escapes after an unclosed backtick, which opens no code span', () => {
+    expect(escapeHtmlOutsideCode('a ` <svg onload=alert(1)>')).toBe('a ` &lt;svg onload=alert(1)>')
+  })
+})
+
+describe('the Markdown export as a viewer that renders raw HTML shows it', () => {
+  const hostile = '<img src=x onerror=alert(1)>'
+  const messages: ChatMessageView[] = [
+    { id: 'u1', role: 'user', text: `Show ${hostile}`, createdAt: '2026-11-29T09:00:00Z' },
+    {
+      id: 'a1',
+      role: 'assistant',
+      text: `Here <script>alert(1)</script> is <citation-number id="q1" column="\`${hostile}">7</citation-number>, and \`<kept>\`.`,
+      createdAt: '2026-11-29T09:00:05Z',
+      status: 'done',
+      toolCalls: [
+        { callId: 'c1', name: 'execute_sql', args: { sql_query: 'SELECT 1' }, ok: true, output: '', data: { queryId: 'q1', columns: [hostile], rows: [[`<b>${hostile}</b>`]], rowCount: 1 } }
+      ]
+    }
+  ]
+
+  it('has no live HTML from the model, the cells or the column names, and shows their text', async () => {
+    const markdown = await chatToMarkdown({ title: `<svg onload=alert(1)>`, projectName: null, messages, exportedAt: new Date('2026-11-29T10:00:00Z'), chartImage: async () => null })
+    const html = micromark(markdown, { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] })
+    expect(html).not.toMatch(/<(img|script|svg|b)[\s>]/)
+    expect(html).toContain('<h1>&lt;svg onload=alert(1)&gt;</h1>')
+    expect(html).toContain('<th>&lt;img src=x onerror=alert(1)&gt;</th>')
+    expect(html).toContain('<td>&lt;b&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/b&gt;</td>')
+    expect(html).toContain('Here &lt;script&gt;alert(1)&lt;/script&gt; is 7')
+    expect(html).toContain('<code>&lt;kept&gt;</code>')
+    expect(html).toContain('<code>`&lt;img src=x onerror=alert(1)&gt;</code>')
   })
 })
 
