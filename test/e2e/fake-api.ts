@@ -36,6 +36,8 @@ export interface FakeApiOptions {
   noModels?: boolean
   /** Seed a heavy chat: 20 answers, each with a 500-row query result and a chart of it (long-task test). */
   heavyChat?: boolean
+  /** Seed a chat with a malformed citation link and an answer whose stored tool call is corrupt. */
+  hostileChat?: boolean
 }
 
 export const FAKE_PROJECT_ROOT = '/projects/nao-example'
@@ -172,6 +174,20 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       seedChat('Long analysis (5,000 messages)', messages)
     }
     if (options.heavyChat) seedChat('Heavy analysis (20 charts, 20 tables)', heavyMessages())
+    if (options.hostileChat) seedChat('Hostile answers', hostileMessages())
+  }
+
+  function hostileMessages(): ChatMessageView[] {
+    // As it could arrive over the wire from a damaged store: a tool call whose arguments are null.
+    const corrupt: ChatMessageView = JSON.parse(
+      JSON.stringify({ id: 'hostile-a1', role: 'assistant', text: 'RAW-TEXT-OF-THE-CORRUPT-ANSWER', createdAt: now(), status: 'done', toolCalls: [{ callId: 'hostile-read', name: 'read', args: null, ok: true, output: '' }] })
+    )
+    return [
+      { id: 'hostile-u1', role: 'user', text: 'Read the notes file', createdAt: now() },
+      corrupt,
+      { id: 'hostile-u2', role: 'user', text: 'And the total?', createdAt: now() },
+      { id: 'hostile-a2', role: 'assistant', text: 'The total is [42](#cite/%E0%A4%A) orders, and [7](#cite/q1/%) more.', createdAt: now(), status: 'done' }
+    ]
   }
 
   function heavyMessages(): ChatMessageView[] {

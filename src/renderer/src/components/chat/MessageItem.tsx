@@ -10,6 +10,7 @@ import { LazyMarkdown } from './LazyMarkdown'
 import { ToolCallCard } from './ToolCallCard'
 import { RunError } from './RunError'
 import { characterCount } from '../../plural'
+import { ErrorBoundary } from '../common/ErrorBoundary'
 
 export interface MessageActions {
   regenerate(): void
@@ -37,8 +38,36 @@ interface Props {
 }
 
 export const MessageItem = memo(function MessageItem(props: Props): React.JSX.Element {
-  return props.message.role === 'user' ? <UserMessage {...props} /> : <AssistantMessage {...props} />
+  return (
+    <ErrorBoundary resetKey={props.message} fallback={(error) => <UnshownMessage message={props.message} error={error} />}>
+      {props.message.role === 'user' ? <UserMessage {...props} /> : <AssistantMessage {...props} />}
+    </ErrorBoundary>
+  )
 })
+
+/** A message that failed to render: said so in its place, with its raw text one click away. */
+function UnshownMessage({ message, error }: { message: ChatMessageView; error: Error }): React.JSX.Element {
+  const [copied, setCopied] = useState(false)
+  const what = message.role === 'user' ? 'This question' : 'This answer'
+  return (
+    <div className={`message ${message.role} unshown`} data-message-id={message.id} data-role={message.role} data-testid="unshown-message">
+      <div className="notice" role="alert">
+        {what} could not be shown ({error.message}).{' '}
+        <button
+          className="button small"
+          onClick={() =>
+            void navigator.clipboard?.writeText(message.text).then(
+              () => setCopied(true),
+              () => setCopied(false)
+            )
+          }
+        >
+          {copied ? 'Copied' : 'Copy raw text'}
+        </button>
+      </div>
+    </div>
+  )
+}
 
 function UserMessage({ message, busy, actions, archived }: Props): React.JSX.Element {
   const [editing, setEditing] = useState(false)

@@ -16,4 +16,8 @@ describe('citations', () => {
     expect(citationSource('#cite/q_3/total%20revenue')).toEqual({ queryId: 'q_3', column: 'total revenue' })
     expect(citationSource('https://example.com')).toBeNull()
   })
+
+  it('keeps a malformed escape in a link as written instead of throwing', () => {
+    expect(citationSource('#cite/%E0%A4%A/revenue%')).toEqual({ queryId: '%E0%A4%A', column: 'revenue%' })
+  })
 })

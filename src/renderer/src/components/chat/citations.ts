@@ -17,6 +17,15 @@ export function citationsToLinks(text: string): string {
 /** The query and column a `#cite/` link points at, or null for an ordinary link. */
 export function citationSource(href: string | undefined): { queryId: string; column: string } | null {
   if (!href?.startsWith(CITATION_PREFIX)) return null
-  const [queryId = '', column = ''] = href.slice(CITATION_PREFIX.length).split('/').map(decodeURIComponent)
+  const [queryId = '', column = ''] = href.slice(CITATION_PREFIX.length).split('/').map(decodeOrAsWritten)
   return { queryId, column }
+}
+
+/** `decodeURIComponent`, except that malformed escapes (`%E0%A4%A`, a lone `%`) stay as written instead of throwing. */
+export function decodeOrAsWritten(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
 }

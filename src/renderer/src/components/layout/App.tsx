@@ -14,6 +14,7 @@ import { PaneResizer } from './PaneResizer'
 import { Sidebar } from './Sidebar'
 import { Toasts } from './Toasts'
 import { TopBar } from './TopBar'
+import { ErrorBoundary, PanelError } from '../common/ErrorBoundary'
 import { useLearnedMemoryNotices } from '../../state/use-learned-memories'
 
 // Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
@@ -93,34 +94,40 @@ export function App(): React.JSX.Element {
       >
         Skip to the message box
       </a>
-      <TopBar />
-      <Sidebar onHelp={() => setHelpOpen(true)} />
+      <ErrorBoundary fallback={(error, retry) => <PanelError name="top bar" className="topbar" error={error} retry={retry} />}>
+        <TopBar />
+      </ErrorBoundary>
+      <ErrorBoundary fallback={(error, retry) => <PanelError name="sidebar" className="sidebar" error={error} retry={retry} />}>
+        <Sidebar onHelp={() => setHelpOpen(true)} />
+      </ErrorBoundary>
       <PaneResizer className="sidebar-resizer" label="Sidebar width" value={widths.sidebar} min={SIDEBAR_RANGE.min} max={SIDEBAR_RANGE.max} grows="right" onResize={(width) => resize('sidebar', width)} />
       <main className="center" id="main">
-        {!ready ? (
-          <div className="center-fill">
-            <span className="spinner" /> Connecting…
-          </div>
-        ) : !project ? (
-          <Welcome />
-        ) : view === 'memory' ? (
-          <MemoryManager />
-        ) : view === 'settings' ? (
-          <SettingsPanel />
-        ) : view === 'tests' ? (
-          <TestsPanel onInspectRun={inspectRun} />
-        ) : (
-          <ChatView
-            controller={controller}
-            draft={draft}
-            onDraft={setDraft}
-            onInspectRun={inspectRun}
-            onStartWith={(question) => void startWith(question)}
-            onStartChat={(first) => void startChat(first)}
-            autoSend={autoSendChat !== null && autoSendChat === activeChatId}
-            onAutoSent={() => setAutoSendChat(null)}
-          />
-        )}
+        <ErrorBoundary resetKey={`${view}:${activeChatId ?? ''}`} fallback={(error, retry) => <PanelError name={view === 'chat' ? 'chat' : `${view} panel`} error={error} retry={retry} />}>
+          {!ready ? (
+            <div className="center-fill">
+              <span className="spinner" /> Connecting…
+            </div>
+          ) : !project ? (
+            <Welcome />
+          ) : view === 'memory' ? (
+            <MemoryManager />
+          ) : view === 'settings' ? (
+            <SettingsPanel />
+          ) : view === 'tests' ? (
+            <TestsPanel onInspectRun={inspectRun} />
+          ) : (
+            <ChatView
+              controller={controller}
+              draft={draft}
+              onDraft={setDraft}
+              onInspectRun={inspectRun}
+              onStartWith={(question) => void startWith(question)}
+              onStartChat={(first) => void startChat(first)}
+              autoSend={autoSendChat !== null && autoSendChat === activeChatId}
+              onAutoSent={() => setAutoSendChat(null)}
+            />
+          )}
+        </ErrorBoundary>
         {/* Inside the chat pane, at its top: notices never cover the composer, the inspector or the sidebar. */}
         <Toasts />
       </main>
@@ -132,7 +139,11 @@ export function App(): React.JSX.Element {
       {inspectorShown && layout === 'docked' && (
         <PaneResizer className="inspector-resizer" label="Inspector width" value={inspectorWidth} min={INSPECTOR_RANGE.min} max={INSPECTOR_RANGE.max} grows="left" onResize={(width) => resize('inspector', width)} />
       )}
-      {inspectorShown && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => (layout === 'tab' ? setOverlayOpen(false) : setInspectorOpen(false))} />}
+      {inspectorShown && (
+        <ErrorBoundary resetKey={`${activeChatId ?? ''}:${inspectedRun ?? ''}`} fallback={(error, retry) => <PanelError name="prompt inspector" className="inspector" error={error} retry={retry} />}>
+          <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => (layout === 'tab' ? setOverlayOpen(false) : setInspectorOpen(false))} />
+        </ErrorBoundary>
+      )}
       {helpOpen && <HelpSheet onClose={() => setHelpOpen(false)} />}
     </div>
   )
