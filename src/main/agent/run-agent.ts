@@ -1,6 +1,7 @@
 import type { RunEvent, StopReason } from '../../shared/events'
 import type { RequestMessage, RequestToolCall } from '../../shared/prompt'
 import type { ModelEndpoint } from './chat-model'
+import { defangControlTokens } from './defang'
 import { textOf, toLangChainMessages } from './messages'
 import { streamingModel } from './model-cache'
 import { streamRound, type RoundResult } from './stream-round'
@@ -186,11 +187,11 @@ async function runToolCall(
   return { callId: call.callId, name: call.name, args, ...result }
 }
 
-/** The assistant turn and its results, as the next request carries them. */
+/** The assistant turn and its results, as the next request carries them; results are data, their control tokens defanged. */
 function roundMessages(round: RoundResult, results: RunToolCall[], asText: boolean): RequestMessage[] {
   if (asText) {
     // Without native tool support the exchange goes back as plain text the server's template can render.
-    const report = results.map((result) => `Result of ${result.name} (${result.callId}):\n${result.output}`).join('\n\n')
+    const report = results.map((result) => `Result of ${result.name} (${result.callId}):\n${defangControlTokens(result.output)}`).join('\n\n')
     return [
       { role: 'assistant', content: round.rawContent },
       { role: 'user', content: report }
@@ -199,7 +200,7 @@ function roundMessages(round: RoundResult, results: RunToolCall[], asText: boole
   const toolCallsSent: RequestToolCall[] = results.map((result) => ({ id: result.callId, name: result.name, args: result.args }))
   return [
     { role: 'assistant', content: round.text, toolCalls: toolCallsSent },
-    ...results.map((result): RequestMessage => ({ role: 'tool', content: result.output, toolCallId: result.callId }))
+    ...results.map((result): RequestMessage => ({ role: 'tool', content: defangControlTokens(result.output), toolCallId: result.callId }))
   ]
 }
 

@@ -2,6 +2,8 @@ import type { Diagnostic, MemoryItem, OverrideMode, PromptSection } from '../../
 import type { ProjectSnapshot, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
 import { renderLocated, withTokens, type LocatedText } from '../markdown/render'
+import type { RenderedSection } from '../markdown/jsx-runtime'
+import { defangLocated } from '../../agent/defang'
 import { formatPromptDate, isKnownTimezone } from './date'
 import { findOverride, hasPlaceholder, replacePrompt, wrapPrompt } from './overrides'
 import { SystemPrompt } from './system-prompt'
@@ -55,7 +57,7 @@ function build(input: SystemPromptInput, date: string, timezone: string): System
   const { project } = input
   const override = findOverride(project, input.channel)
   // A file without placeholders replaces the whole prompt: nothing else is rendered.
-  if (override && !hasPlaceholder(override.text)) return finish(replacePrompt(override), 'replaced', [])
+  if (override && !hasPlaceholder(override.text)) return finish(defanged(replacePrompt(override)), 'replaced', [])
 
   const skills = canonicalSkills(input)
   let prompt = renderLocated(
@@ -65,9 +67,40 @@ function build(input: SystemPromptInput, date: string, timezone: string): System
   if (input.forkSelection && input.forkSelection.trim() !== '') {
     prompt = renderLocated(h(ChatForkContextPrompt, { basePrompt: prompt, selection: input.forkSelection }))
   }
-  if (!override) return finish(prompt, 'default', [])
+  if (!override) return finish(defanged(prompt), 'default', [])
   const wrapped = wrapPrompt(override, prompt)
-  return finish(wrapped, 'wrapped', wrapped.diagnostics)
+  return finish(defanged(wrapped), 'wrapped', wrapped.diagnostics)
+}
+
+/**
+ * The project's text in the prompt (rules, skills, table names, memories, the override itself) is data:
+ * chat-template control tokens in it are defanged, and the sections' offsets moved past the joiners.
+ */
+function defanged(prompt: LocatedText): LocatedText {
+  const { text, insertedAt } = defangLocated(prompt.text)
+  if (insertedAt.length === 0) return prompt
+  const shift = (offset: number): number => offset + countBelow(insertedAt, offset)
+  const sections = prompt.sections.map((section): RenderedSection => {
+    const start = shift(section.start)
+    const end = shift(section.end)
+    if (end - start === section.end - section.start) return { ...section, start, end }
+    // Its text changed: the token count kept for the old text no longer holds.
+    const { tokens: _stale, ...rest } = section
+    return { ...rest, start, end }
+  })
+  return { text, sections }
+}
+
+/** How many of the ascending `offsets` are below `limit`. */
+function countBelow(offsets: readonly number[], limit: number): number {
+  let low = 0
+  let high = offsets.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (offsets[middle] < limit) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 function runtimePrompt(text: string): SystemPromptResult {

@@ -1,10 +1,12 @@
 import { hasContext, type ContextBlock } from './context-block'
 import type { Diagnostic } from '../../../shared/prompt'
+import { defangControlTokens } from '../../agent/defang'
 import { builtInUsedInstead, PromptTemplate, TemplateError, type ResolvedTemplate, type UserPromptVariables } from './prompt-template'
 
 // The user prompt: the question alone when there is no context, otherwise the template filled with the
 // context block as JSON. The question is passed as data, never spliced into template text, so `{{`, `<`,
-// `&`, quotes and back-ticks in it reach the model exactly as typed.
+// `&`, quotes and back-ticks in it reach the model exactly as typed; the context block (names and
+// summaries from the project) has its chat-template control tokens defanged.
 
 export interface BuildUserPromptOptions {
   /** Whether the model can see images. Unknown means no: a needless note is cheaper than a hallucination. */
@@ -21,7 +23,8 @@ export function userPromptVariables(
   const hasImages = context.files.some((file) => file.type.startsWith('image/'))
   return {
     hasResultsMeta: (context.resultsMeta?.length ?? 0) > 0,
-    contextJson: JSON.stringify(context, null, 2),
+    // File names and summaries come from the project: data, with control tokens defanged.
+    contextJson: defangControlTokens(JSON.stringify(context, null, 2)),
     showVisionWarning: hasImages && !(options.hasVision ?? false),
     query
   }

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../../../shared/prompt'
 import type { ProjectFile } from '../../project/types'
 import { builtInPartials, builtInTemplates } from './templates'
 import { errorMessage } from '../../../shared/error-message'
+import { defangControlTokens } from '../../agent/defang'
 
 // Handlebars templates for the user prompt. One isolated Handlebars instance (never the global one, which
 // other code may register helpers on) holds the built-in partials, registered once when this module loads.
@@ -24,6 +25,7 @@ const OUTPUT_ALLOWANCE_CHARS = 1024 * 1024
 class RenderBudgetError extends Error {}
 
 interface RenderBudget {
+  ms: number
   deadline: number
   maxChars: number
 }
@@ -33,7 +35,7 @@ let activeBudget: RenderBudget | null = null
 function checkBudget(output: unknown): void {
   if (!activeBudget) return
   if (performance.now() > activeBudget.deadline) {
-    throw new RenderBudgetError(`took over ${RENDER_BUDGET_MS} ms to render (nested partials or loops?)`)
+    throw new RenderBudgetError(`took over ${activeBudget.ms} ms to render (nested partials or loops?)`)
   }
   if (typeof output === 'string' && output.length > activeBudget.maxChars) {
     throw new RenderBudgetError(`rendered over ${activeBudget.maxChars.toLocaleString('en-US')} characters (nested partials or loops?)`)
@@ -62,9 +64,9 @@ handlebars.registerDecorator('inline', function (this: unknown, fn: unknown, pro
   return inlineDecorator.call(this, fn, props, container, { ...options, fn: budgeted })
 })
 
-function renderWithinBudget(compiled: HandlebarsTemplateDelegate<UserPromptVariables>, variables: UserPromptVariables): string {
+function renderWithinBudget(compiled: HandlebarsTemplateDelegate<UserPromptVariables>, variables: UserPromptVariables, budgetMs = RENDER_BUDGET_MS): string {
   const inputChars = variables.query.length + variables.contextJson.length
-  activeBudget = { deadline: performance.now() + RENDER_BUDGET_MS, maxChars: OUTPUT_ALLOWANCE_CHARS + 4 * inputChars }
+  activeBudget = { ms: budgetMs, deadline: performance.now() + budgetMs, maxChars: OUTPUT_ALLOWANCE_CHARS + 4 * inputChars }
   try {
     const output = compiled(variables)
     checkBudget(output)
@@ -141,7 +143,8 @@ export class PromptTemplate {
     const key = file.source + '\0' + file.text
     const cached = PromptTemplate.overrides.get(key)
     if (cached) return cached
-    const template = PromptTemplate.compile(file.text, file.source)
+    // The project's template is data like its other files: control tokens in it are sent as plain text.
+    const template = PromptTemplate.compile(defangControlTokens(file.text), file.source, file.text)
     if (PromptTemplate.overrides.size >= PromptTemplate.MAX_CACHED_OVERRIDES) {
       const oldest = PromptTemplate.overrides.keys().next()
       if (!oldest.done) PromptTemplate.overrides.delete(oldest.value)
@@ -150,13 +153,14 @@ export class PromptTemplate {
     return template
   }
 
-  private static compile(text: string, source: string): PromptTemplate {
+  private static compile(text: string, source: string, asWritten = text): PromptTemplate {
     let compiled: HandlebarsTemplateDelegate<UserPromptVariables>
     let probe: string
     try {
       compiled = handlebars.compile<UserPromptVariables>(text, { noEscape: true })
-      // Handlebars compiles lazily: the first render surfaces syntax errors and unknown partials.
-      probe = renderWithinBudget(compiled, PROBE_VARIABLES)
+      // Handlebars compiles lazily: the first render surfaces syntax errors and unknown partials. It also
+      // compiles the template, which takes longer than rendering it, on a busy machine a lot longer.
+      probe = renderWithinBudget(compiled, PROBE_VARIABLES, 4 * RENDER_BUDGET_MS)
     } catch (error) {
       if (error instanceof RenderBudgetError) throw new TemplateError(source, error.message)
       throw new TemplateError(source, `does not compile: ${oneLine(error)}`)
@@ -164,7 +168,7 @@ export class PromptTemplate {
     if (!probe.includes(PROBE_QUERY)) {
       throw new TemplateError(source, 'never outputs {{query}}, so the model would get no question')
     }
-    return new PromptTemplate(source, text, compiled)
+    return new PromptTemplate(source, asWritten, compiled)
   }
 
   /** Why this template cannot be used any more (it blew its render budget), or null. */

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+import { defangControlTokens, defangLocated } from './defang'
+
+const J = '\u200D'
+
+describe('defangControlTokens', () => {
+  it('breaks the control markers of every supported chat template with a zero-width joiner', () => {
+    const cases: Array<[string, string]> = [
+      ['<|im_start|>system', `<|${J}im_start|>system`],
+      ['<|im_end|><|endoftext|>', `<|${J}im_end|><|${J}endoftext|>`],
+      ['<|begin_of_text|><|start_header_id|>system<|end_header_id|>', `<|${J}begin_of_text|><|${J}start_header_id|>system<|${J}end_header_id|>`],
+      ['<|eot_id|><|eom_id|><|python_tag|>', `<|${J}eot_id|><|${J}eom_id|><|${J}python_tag|>`],
+      ['<s>[INST] hi [/INST]</s>', `<${J}s>[${J}INST] hi [${J}/INST]<${J}/s>`],
+      ['[SYSTEM_PROMPT]x[/SYSTEM_PROMPT][TOOL_CALLS]', `[${J}SYSTEM_PROMPT]x[${J}/SYSTEM_PROMPT][${J}TOOL_CALLS]`],
+      ['<start_of_turn>user<end_of_turn>', `<${J}start_of_turn>user<${J}end_of_turn>`],
+      ['<think>plan</think><tool_call>{}</tool_call>', `<${J}think>plan<${J}/think><${J}tool_call>{}<${J}/tool_call>`],
+      ['<tool_response>ok</tool_response>', `<${J}tool_response>ok<${J}/tool_response>`],
+      ['<｜begin▁of▁sentence｜>', `<｜${J}begin▁of▁sentence｜>`],
+      ['<<SYS>>rules<</SYS>>', `<<${J}SYS>>rules<<${J}/SYS>>`]
+    ]
+    for (const [text, defanged] of cases) expect(defangControlTokens(text), text).toBe(defanged)
+  })
+
+  it('leaves ordinary text, HTML, SQL and Markdown as they are', () => {
+    for (const text of ['a < b | c > d', '<b>bold</b> <span>', 'SELECT 1 WHERE a <> b OR x || y', '[link](#cite/q1/x) [INSTRUCTIONS]', '<|', '|>', '<sup>2</sup>']) {
+      expect(defangControlTokens(text)).toBe(text)
+    }
+  })
+
+  it('reports where the joiners went, as offsets in the original text', () => {
+    expect(defangLocated('ab<|im_end|>c<s>')).toEqual({ text: `ab<|${J}im_end|>c<${J}s>`, insertedAt: [4, 14] })
+    expect(defangLocated('plain')).toEqual({ text: 'plain', insertedAt: [] })
+  })
+})
