@@ -27,6 +27,11 @@ describe('defangControlTokens', () => {
     }
   })
 
+  it('changes already defanged text no further', () => {
+    const once = defangControlTokens('<|im_start|>[INST]<think></s><<SYS>>')
+    expect(defangControlTokens(once)).toBe(once)
+  })
+
   it('reports where the joiners went, as offsets in the original text', () => {
     expect(defangLocated('ab<|im_end|>c<s>')).toEqual({ text: `ab<|${J}im_end|>c<${J}s>`, insertedAt: [4, 14] })
     expect(defangLocated('plain')).toEqual({ text: 'plain', insertedAt: [] })
