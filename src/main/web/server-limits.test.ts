@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { copyNaoLayout, makeTempDir, REPO_ROOT } from '../../../test/support/fixtures'
+import { createFakeApi } from '../../../test/e2e/fake-api'
+import { MAX_CONNECTIONS, startWebServer } from './server'
 
 // Web mode in a child process with its own limits, driven from here: a flood of idle sockets under a 1,024
 // open-file limit, and a hostile user-prompt template being previewed, must not keep a real API call waiting.
@@ -109,5 +111,31 @@ describe('web mode under load', () => {
       problem: 'took over 250 ms to render (nested partials or loops?); the built-in user prompt template is used instead'
     })
     expect(result.user).toContain(question)
+  })
+})
+
+describe('the connection cap', () => {
+  it('closes the connections idle the longest to make room, never a live event stream', { timeout: 60_000 }, async () => {
+    const api = createFakeApi({ chunkDelayMs: 1 })
+    const renderer = makeTempDir('glassbox-web-cap-renderer-')
+    cleanups.push(renderer.cleanup)
+    const server = await startWebServer({ api, rendererDir: renderer.dir })
+    cleanups.push(() => void server.close().then(() => api.close()))
+    const controller = new AbortController()
+    const stream = await fetch(`${server.url}api/events?token=${server.token}`, { signal: controller.signal })
+    const reader = stream.body?.getReader()
+    if (!reader) throw new Error('The event stream has no body.')
+
+    const sockets = await openIdleSockets(server.port, MAX_CONNECTIONS + 50)
+    cleanups.push(() => sockets.forEach((socket) => socket.destroy()))
+    // The first 50 idle ones (and one more for each call below) make room for the newer ones.
+    await expect.poll(() => sockets.filter((socket) => socket.destroyed || socket.readyState === 'closed').length).toBeGreaterThanOrEqual(50)
+    expect(sockets.slice(-100).every((socket) => !socket.destroyed)).toBe(true)
+
+    const chats = z.object({ result: z.array(z.object({ id: z.string() })) }).parse(await (await call(server, 'listChats', {}, 5_000)).json())
+    await call(server, 'sendMessage', { chatId: chats.result[0].id, text: 'monthly revenue' }, 5_000)
+    let text = ''
+    while (!text.includes('"run-start"')) text += new TextDecoder().decode((await reader.read()).value)
+    controller.abort()
   })
 })
