@@ -32,7 +32,7 @@ function modelFor(sqlByPrompt: Map<string, string>): (request: RecordedRequest) 
 it('passes every evaluation case of the sample project against a model that runs the right SQL', async () => {
   const cases = (await loadTestCases(SAMPLE_PROJECT)).filter((testCase) => !isBroken(testCase))
   expect(cases.length).toBeGreaterThanOrEqual(8)
-  const sqlByPrompt = new Map(cases.flatMap((testCase) => (isBroken(testCase) ? [] : [[testCase.prompt, testCase.sql] as const])))
+  const sqlByPrompt = new Map(cases.flatMap((testCase) => (isBroken(testCase) ? [] : [[testCase.prompt, testCase.sql[0]] as const])))
   server = await startScriptedServer({ script: modelFor(sqlByPrompt) })
   glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: SAMPLE_PROJECT, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
   const report = await glassbox.runTests({})

@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir, REPO_ROOT } from '../../../test/support/fixtures'
 import type { CaseRun } from './classify-case'
-import { createSqlRunner } from './run-sql'
-import { runEvaluation, type EvalModel, type EvalProgress } from './run-evaluation'
+import { fileDatabases } from './run-sql'
+import { runEvaluation, type EvalDatabases, type EvalModel, type EvalProgress } from './run-evaluation'
 import { loadTestCases, type TestCase } from './test-cases'
 
 const SAMPLE_PROJECT = join(REPO_ROOT, 'resources/sample-project')
@@ -19,10 +19,15 @@ function projectWithTests(files: Record<string, string>): string {
   return temp.dir
 }
 
-function shopSql() {
-  const runner = createSqlRunner(join(SAMPLE_PROJECT, 'shop.duckdb'))
-  cleanups.push(runner.close)
-  return runner.run
+function shopDatabase() {
+  const databases = fileDatabases({ shop: join(SAMPLE_PROJECT, 'shop.duckdb') })
+  cleanups.push(databases.close)
+  return databases
+}
+
+/** One database whose every query returns `rows` (counting the queries). */
+function fixedDatabase(rows: unknown[][], onQuery: () => void = () => undefined): EvalDatabases {
+  return { names: ['db'], resolve: () => 'db', run: async () => (onQuery(), { columns: ['x'], rows }) }
 }
 
 /** A run whose last execute_sql returned `rows` (or that ran none). */
@@ -45,7 +50,7 @@ describe('loadTestCases', () => {
       'd_list.yml': '- just\n- a list\n'
     })
     expect(await loadTestCases(root)).toEqual([
-      { file: 'tests/a_good.yml', name: 'good', prompt: 'How many?', sql: 'SELECT 1' },
+      { file: 'tests/a_good.yml', name: 'good', prompt: 'How many?', sql: ['SELECT 1'], extraColumns: 'ignore', duplicates: 'count' },
       { file: 'tests/b_missing.yml', name: 'missing_sql', error: "tests/b_missing.yml: 'sql' is missing" },
       { file: 'tests/c_invalid.yml', name: 'c_invalid', error: expect.stringMatching(/^tests\/c_invalid\.yml is not valid YAML: /) },
       { file: 'tests/d_list.yml', name: 'd_list', error: 'tests/d_list.yml: expected a mapping with name, prompt and sql' }
@@ -79,7 +84,7 @@ describe('runEvaluation', () => {
     const [a, b] = await runEvaluation({
       cases: await loadTestCases(root),
       models: [A, B],
-      runSql: shopSql(),
+      databases: shopDatabase(),
       ask: async (model, testCase) => runs[testCase.prompt]
     })
     expect(a.results.map((result) => [result.name, result.outcome, result.status])).toEqual([
@@ -97,7 +102,7 @@ describe('runEvaluation', () => {
     expect(a.results[0]).toMatchObject({ file: 'tests/1.yml', expected: [[1]], actual: [[1]], sql: 'SELECT 1', runId: 'run-1', rounds: 1, inputTokens: 100, outputTokens: 10, tokens: 110, firstTokenMs: 5 })
     expect(a.results[3].message).toBe('every execute_sql failed; the last: Parser Error: syntax error at or near "SELEC"')
     expect(a.results[6].message).toBe('the agent run failed: connection refused')
-    expect(a.results[7].message).toMatch(/^the expected SQL of tests\/8\.yml failed: .*no_such_table/)
+    expect(a.results[7].message).toMatch(/^the expected SQL of tests\/8\.yml failed on shop: .*no_such_table/)
     expect(a.results[8].message).toBe("tests/9.yml: 'prompt' is missing")
   })
 
@@ -110,10 +115,7 @@ describe('runEvaluation', () => {
     await runEvaluation({
       cases: await loadTestCases(root),
       models: [A, B, ELSEWHERE],
-      runSql: async () => {
-        expectedRuns++
-        return { columns: ['x'], rows: [[1]] }
-      },
+      databases: fixedDatabase([[1]], () => expectedRuns++),
       ask: async (model) => {
         busy.set(model.endpoint, (busy.get(model.endpoint) ?? 0) + 1)
         most = Math.max(most, busy.get(model.endpoint) ?? 0)
@@ -134,7 +136,7 @@ describe('runEvaluation', () => {
     await runEvaluation({
       cases: await loadTestCases(root),
       models: [A, B],
-      runSql: async () => ({ columns: ['x'], rows: [[1]] }),
+      databases: fixedDatabase([[1]]),
       ask: async () => runWith({ sql: 'SELECT 1', rows: [[1]] }),
       onProgress: (progress) => seen.push(progress)
     })
@@ -159,7 +161,7 @@ describe('runEvaluation', () => {
       cases: await loadTestCases(root),
       models: [A],
       timeoutMs: 30,
-      runSql: async () => ({ columns: ['x'], rows: [[1]] }),
+      databases: fixedDatabase([[1]]),
       ask: (model, testCase, signal) => new Promise((done) => signal.addEventListener('abort', () => done(runWith({ stopReason: 'cancelled' }))))
     })
     expect(run.results[0]).toMatchObject({ outcome: 'timeout', message: 'the case took longer than 0 s and was stopped' })
@@ -173,7 +175,7 @@ describe('runEvaluation', () => {
       cases: await loadTestCases(root),
       models: [A],
       signal: stop.signal,
-      runSql: async () => ({ columns: ['x'], rows: [[1]] }),
+      databases: fixedDatabase([[1]]),
       ask: (model, testCase, signal) => {
         asked.push(testCase)
         setTimeout(() => stop.abort(), 10)
