@@ -67,6 +67,10 @@ describeWithBrowser('Tests panel: an evaluation across two models', () => {
     expect(text).toContain('Expected')
     expect(text).toMatch(/2 tool rounds/)
     expect(text).toMatch(/tokens in \/ \d+ out/)
+    // The verdict names the rule that decided it and where both sides ran; each table says its database.
+    expect(await page.getByTestId('case-verdict').textContent()).toMatch(/^failed: no answer column holds the values of expected column 1 .*; both ran on shop$/)
+    expect(text).toContain('Expected on shop')
+    expect(text).toContain('Agent’s result on shop')
     const audit = (await page.getByTestId('context-audit').textContent()) ?? ''
     expect(audit).toContain('databases/type=duckdb/database=shop/schema=main/table=orders/description.md')
     expect(audit).toContain('main.orders never read: columns.md')
