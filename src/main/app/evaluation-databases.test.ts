@@ -90,7 +90,7 @@ it('judges every case of a two-database project on its own database, and says wh
   expect(byName.wrong_database).toMatchObject({
     outcome: 'failed: wrong result',
     databases: { expected: 'academic', actual: 'restaurants' },
-    verdict: expect.stringMatching(/^failed: no answer column holds the values of expected column 1 .*: \[3\]; expected SQL on academic, answer on restaurants$/)
+    verdict: expect.stringMatching(/^failed: no answer column holds the values of expected column 1 .*: \[3\]; the answer's column holds \[4\]; expected SQL on academic, answer on restaurants$/)
   })
   expect(byName.no_query).toMatchObject({ outcome: 'error: run', message: 'tests/5_no_query.yml names no database and the agent ran no query to follow; add database: with one of restaurants, academic' })
   expect(byName.unknown).toMatchObject({ outcome: 'error: run', message: 'tests/6_unknown.yml: database "warehouse" is not one of this project\'s databases (restaurants, academic)' })

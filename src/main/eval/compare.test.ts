@@ -20,7 +20,7 @@ describe('compareResults', () => {
     expect(compareResults(table([[1672]]), table([[1672.1]]), unordered)).toEqual({
       pass: false,
       rule: 'columns',
-      reason: 'no answer column holds the values of expected column 1 (c0): [1672]'
+      reason: "no answer column holds the values of expected column 1 (c0): [1672]; the answer's column holds [1672.1]"
     })
   })
 

@@ -94,7 +94,8 @@ function judge(expected: ResultTable, actual: ResultTable, options: CompareOptio
   const unmatched = candidates.findIndex((list) => list.length === 0)
   if (unmatched >= 0) {
     const name = expected.columns[unmatched] ? ` (${expected.columns[unmatched]})` : ''
-    return { pass: false, rule: 'columns', reason: `no answer column holds the values of expected column ${unmatched + 1}${name}: ${show(sortedColumn(wanted, unmatched, setSemantics))}` }
+    const answer = answerWidth === 1 ? `; the answer's column holds ${show(answerColumns[0])}` : ''
+    return { pass: false, rule: 'columns', reason: `no answer column holds the values of expected column ${unmatched + 1}${name}: ${show(sortedColumn(wanted, unmatched, setSemantics))}${answer}` }
   }
 
   const groups = options.ordered ? tieGroups(wanted, leniency.ties ? options.orderKeys : null) : null

@@ -58,6 +58,23 @@ describe('loadTestCases', () => {
   })
 })
 
+describe('loadTestCases: how a case is judged', () => {
+  it('reads database, a list of acceptable SQLs, ordered, extra_columns, duplicates and category, with defaults', async () => {
+    const root = projectWithTests({
+      'a_all.yml': 'name: all\nprompt: Who?\nsql:\n  - SELECT name FROM author\n  - SELECT aid FROM author\ndatabase: academic\nordered: true\nextra_columns: forbid\nduplicates: ignore\ncategory: join\n',
+      'b_bad.yml': 'name: bad\nprompt: Who?\nsql: []\nordered: sometimes\nextra_columns: maybe\nduplicates: twice\n'
+    })
+    expect(await loadTestCases(root)).toEqual([
+      { file: 'tests/a_all.yml', name: 'all', prompt: 'Who?', sql: ['SELECT name FROM author', 'SELECT aid FROM author'], database: 'academic', ordered: true, extraColumns: 'forbid', duplicates: 'ignore', category: 'join' },
+      {
+        file: 'tests/b_bad.yml',
+        name: 'bad',
+        error: "tests/b_bad.yml: 'sql' must list at least one SQL; 'ordered' must be true or false; 'extra_columns' must be 'ignore' or 'forbid'; 'duplicates' must be 'count' or 'ignore'"
+      }
+    ])
+  })
+})
+
 describe('runEvaluation', () => {
   it('runs every case for every model and classifies each outcome', async () => {
     const root = projectWithTests({
@@ -128,6 +145,30 @@ describe('runEvaluation', () => {
     expect(most).toBe(1)
     expect(together).toBe(2)
     expect(expectedRuns).toBe(2)
+  })
+
+  it('runs the expected SQL where each model queried, once per database, and names both sides in the verdict', async () => {
+    const root = projectWithTests({ '1.yml': 'name: a\nprompt: p\nsql: SELECT 1\n' })
+    const ran: string[] = []
+    const databases: EvalDatabases = {
+      names: ['north', 'south'],
+      resolve: (name) => name ?? 'north',
+      run: async (database, sql) => (ran.push(`${database}: ${sql}`), { columns: ['x'], rows: [[database === 'south' ? 2 : 1]] })
+    }
+    const queried = (database: string | undefined, value: number): CaseRun => ({
+      ...runWith({}),
+      toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT x', ...(database ? { database_id: database } : {}) }, ok: true, output: '', data: { sql: 'SELECT x', columns: ['x'], rows: [[value]], totalRows: 1 } }]
+    })
+    const [a, b, c] = await runEvaluation({
+      cases: await loadTestCases(root),
+      models: [A, B, ELSEWHERE],
+      databases,
+      ask: async (model) => (model.model === 'a' ? queried('south', 2) : model.model === 'b' ? queried(undefined, 1) : queried('south', 1))
+    })
+    expect(ran.sort()).toEqual(['north: SELECT 1', 'south: SELECT 1'])
+    expect(a.results[0]).toMatchObject({ outcome: 'passed', databases: { expected: 'south', actual: 'south' }, verdict: 'passed: same rows in any order (the question asks for none); both ran on south' })
+    expect(b.results[0]).toMatchObject({ outcome: 'passed', databases: { expected: 'north', actual: 'north' } })
+    expect(c.results[0]).toMatchObject({ outcome: 'failed: wrong result', verdict: "failed: no answer column holds the values of expected column 1 (x): [2]; the answer's column holds [1]; both ran on south" })
   })
 
   it('reports progress with case i of n, model j of m, elapsed and an estimate', async () => {
