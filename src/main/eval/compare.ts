@@ -64,9 +64,11 @@ export function compareResults(expected: ResultTable, actual: ResultTable, optio
   if (extra.length > 0 && expected.rows.length > 0) notes.push(`extra ${extra.length === 1 ? 'column' : 'columns'} ${extra.join(', ')} ignored`)
   if (options.ordered && needed({ ties: false })) notes.push('rows tying on the ORDER BY keys came in another order, which is allowed')
   if (options.duplicates === 'ignore' && needed({ duplicates: false })) notes.push('duplicate rows ignored (duplicates: ignore)')
-  if (needed({ numbers: false })) notes.push(options.expectedRounds || hasDecimalText(expected) ? 'numbers equal within 1e-6 or at the expected scale' : 'numbers equal within 1e-6')
-  if (needed({ numericText: false })) notes.push('numeric text read as numbers')
-  if (needed({ midnight: false })) notes.push('a date equals its midnight timestamp')
+  // Each probe re-judges the tables: only where the kind of value it is about occurs at all.
+  const kinds = cellKinds(expected, actual)
+  if (kinds.fractions && needed({ numbers: false })) notes.push(options.expectedRounds || hasDecimalText(expected) ? 'numbers equal within 1e-6 or at the expected scale' : 'numbers equal within 1e-6')
+  if (kinds.numericText && needed({ numericText: false })) notes.push('numeric text read as numbers')
+  if (kinds.dates && needed({ midnight: false })) notes.push('a date equals its midnight timestamp')
   return { pass: true, notes }
 }
 
@@ -142,8 +144,10 @@ function findAssignment(wanted: Cell[][], got: Cell[][], candidates: number[][],
       if (++tries > MAX_ASSIGNMENT_TRIES) return false
       chosen[column] = answerColumn
       used.add(answerColumn)
+      // A forced choice (the only candidate) prunes nothing: the rows are checked after a real choice and at the end.
+      const check = depth === width - 1 || candidates[column].length > 1
       const pairs = order.slice(0, depth + 1).map((expectedColumn) => [expectedColumn, chosen[expectedColumn]] as const)
-      const rows = rowsMatch(wanted, got, pairs, equal, groups)
+      const rows = check ? rowsMatch(wanted, got, pairs, equal, groups) : ({ ok: true } as const)
       if (rows.ok && step(depth + 1)) return true
       if (!rows.ok && depth >= deepest.depth) deepest = { depth, reason: rows.reason }
       used.delete(answerColumn)
@@ -272,6 +276,27 @@ function columnScales(rows: unknown[][], width: number, sqlRounds: boolean): (nu
     }
     return scale
   })
+}
+
+/** Which kinds of value the two tables hold: numbers with fractions, numeric text, dates or timestamps. */
+function cellKinds(...tables: ResultTable[]): { fractions: boolean; numericText: boolean; dates: boolean } {
+  const kinds = { fractions: false, numericText: false, dates: false }
+  for (const table of tables) {
+    for (const row of table.rows) {
+      for (const cell of row) {
+        if (typeof cell === 'number') kinds.fractions ||= !Number.isInteger(cell)
+        else if (cell instanceof Date) kinds.dates = true
+        else if (typeof cell === 'string') {
+          const text = cell.trim()
+          if (NUMERIC.test(text)) {
+            kinds.numericText = true
+            kinds.fractions ||= text.includes('.') || /e/i.test(text)
+          } else kinds.dates ||= DATE_TIME.test(text)
+        }
+      }
+    }
+  }
+  return kinds
 }
 
 function hasDecimalText(table: ResultTable): boolean {
