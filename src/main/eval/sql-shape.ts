@@ -52,12 +52,6 @@ function splitTopLevel(text: string): string[] {
   return parts.map((part) => part.trim()).filter((part) => part !== '')
 }
 
-/** True when the statement's outermost query has ORDER BY (not only inside a subquery or OVER (…)). */
-export function hasTopLevelOrderBy(sql: string): boolean {
-  const code = masked(sql)
-  return topLevelMatches(code, depthZeroMask(code), 'order\\s+by').length > 0
-}
-
 /** True when the SQL rounds somewhere (ROUND(…)): its numbers are then compared at their own scale. */
 export function roundsNumbers(sql: string): boolean {
   return /\bround\s*\(/i.test(masked(sql))
@@ -70,7 +64,7 @@ export interface OrderKeys {
   unresolved: string | null
 }
 
-/** The outer ORDER BY keys as result columns, or null when the outer query does not order. */
+/** The outer ORDER BY keys as result columns, or null when the outer query does not order (ORDER BY inside a subquery or OVER (…) does not count). */
 export function orderByKeys(sql: string, columns: readonly string[]): OrderKeys | null {
   const code = masked(sql)
   const top = depthZeroMask(code)
