@@ -49,6 +49,10 @@ describe('compareResults', () => {
     expect(compareResults(expected, crossed, unordered)).toEqual({ pass: false, rule: 'rows', reason: 'no row of the answer matches expected row ["a",1]' })
   })
 
+  it('does not call extra columns in between another order', () => {
+    expect(compareResults(table([['a', 1]]), table([['a', 'note', 1]], ['name', 'note', 'n']), unordered)).toEqual({ pass: true, notes: ['extra column note ignored'] })
+  })
+
   it('picks, among answer columns holding the same values, the one that pairs up row by row', () => {
     const expected = table([['a', 1], ['b', 2], ['c', 3]])
     const actual = table([[3, 'a', 1], [2, 'b', 2], [1, 'c', 3]])
