@@ -4,10 +4,11 @@ import { basename, extname, join } from 'node:path'
 import { parse } from 'yaml'
 import { z } from 'zod'
 import { readProjectText } from '../project/read-text'
+import { expandColumnChoices } from './column-choices'
 
 // tests/*.yml: `{name, prompt, sql}` evaluation cases, as nao writes them, plus the keys that say how to judge
 // one: `database` (where the expected SQL runs), `sql` as a list (any acceptable answer passes), `ordered`,
-// `extra_columns`, `duplicates` and `category`. A file that cannot be used becomes a case with a
+// `extra_columns`, `duplicates` and `category`; defog's `{a, b}` column choices in the SQL are understood too. A file that cannot be used becomes a case with a
 // clear error, so one bad file never hides the others. Each file is read like every project file: through the
 // realpath guard (a symlink out of the project is refused), regular files only (a named pipe never blocks).
 
@@ -40,7 +41,7 @@ export interface TestCase extends JudgeOptions {
   file: string
   name: string
   prompt: string
-  /** The acceptable answers' SQL, in the file's order (one for nao's plain `sql: "…"`). */
+  /** The acceptable answers' SQL, in the file's order (one for nao's plain `sql: "…"`; defog's column choices spelt out). */
   sql: string[]
   /** The declared database the expected SQL runs on; absent: where the agent's last query ran. */
   database?: string
@@ -55,6 +56,11 @@ export interface BrokenTestCase {
 }
 
 export type LoadedTestCase = TestCase | BrokenTestCase
+
+/** The SQLs a case accepts: its `sql` (one or a list), each with defog's `{a, b}` column choices spelt out. */
+export function acceptableSql(sql: string | readonly string[]): string[] {
+  return (typeof sql === 'string' ? [sql] : sql).flatMap(expandColumnChoices)
+}
 
 export function isBroken(testCase: LoadedTestCase): testCase is BrokenTestCase {
   return 'error' in testCase
@@ -86,7 +92,7 @@ async function loadTestCase(root: string, file: string): Promise<LoadedTestCase>
       file,
       name: parsed.data.name,
       prompt: parsed.data.prompt,
-      sql: typeof sql === 'string' ? [sql] : sql,
+      sql: acceptableSql(sql),
       extraColumns,
       duplicates,
       ...(database === undefined ? {} : { database }),

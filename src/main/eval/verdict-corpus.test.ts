@@ -8,7 +8,7 @@ import { Secret } from '../data/server-config'
 import { judgeAnswer } from './classify-case'
 import type { ResultTable } from './compare'
 import { createSqlRunner, type SqlRunner } from './run-sql'
-import type { TestCase } from './test-cases'
+import { acceptableSql, type TestCase } from './test-cases'
 import { CORPUS, CORPUS_SCHEMA, type VerdictCase } from './verdict-corpus'
 
 // Every pair of the verdict corpus — expected SQL (one or several), answer SQL — run on a real engine and
@@ -23,7 +23,7 @@ function caseOf(entry: VerdictCase): TestCase {
     file: 'tests/corpus.yml',
     name: entry.question,
     prompt: entry.question,
-    sql: typeof entry.expected === 'string' ? [entry.expected] : entry.expected,
+    sql: acceptableSql(entry.expected),
     extraColumns: entry.extraColumns ?? 'ignore',
     duplicates: entry.duplicates ?? 'count',
     ...(entry.ordered === undefined ? {} : { ordered: entry.ordered })
