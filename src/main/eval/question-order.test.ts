@@ -11,7 +11,8 @@ it.each([
   ['Revenue per month, from the earliest to the latest', 'from the earliest to the latest'],
   ['One row per month, in order.', 'in order'],
   ['List the cities alphabetically', 'alphabetically'],
-  ['Order them by year', 'Order them by']
+  ['Order them by year', 'Order them by'],
+  ['Order the results by revenue', 'Order the results by']
 ])('"%s" asks for an order ("%s")', (question, phrase) => {
   expect(orderAskedBy(question)).toBe(phrase)
 })
@@ -21,7 +22,8 @@ it.each([
   'What is the average value of each order?',
   'How many orders were placed in 2024?',
   'Which customers placed an order in order to get the discount?',
-  'Which product has the highest price?'
+  'Which product has the highest price?',
+  'Who placed the order placed by Bob on Monday?'
 ])('"%s" asks for no order', (question) => {
   expect(orderAskedBy(question)).toBeNull()
 })

@@ -9,7 +9,7 @@ const EXTREME = '(?:highest|lowest|largest|smallest|biggest|greatest|most|least|
 const ORDER_PHRASES: readonly RegExp[] = [
   /\b(?:sort|sorts|sorted|sorting)\b/i,
   /\b(?:ordered|ordering)\b/i,
-  /\border\s+(?:\w+\s+){0,2}by\b/i,
+  /\border\s+(?:(?:them|it|these|those|the\s+\w+)\s+)?by\b/i,
   /\bin\s+(?:\w+\s+){0,3}order\b(?!\s+to\b)/i,
   /\b(?:rank|ranks|ranked|ranking)\b/i,
   /\b(?:arrange|arranged)\b/i,
