@@ -4,7 +4,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { NAO_LAYOUT, makeTempDir } from '../test/support/fixtures'
 import { syncProject } from '../src/main/data/sync'
 import { runEvaluation } from '../src/main/eval/run-evaluation'
-import { createSqlRunner } from '../src/main/eval/run-sql'
+import { fileDatabases } from '../src/main/eval/run-sql'
 import { loadTestCases } from '../src/main/eval/test-cases'
 import { measure, type Figure } from './harness'
 
@@ -51,16 +51,16 @@ async function makeWideDatabase(path: string, tables: number): Promise<void> {
 
 async function evalFigure(): Promise<Figure> {
   const cases = (await loadTestCases(NAO_LAYOUT)).filter((testCase) => testCase.name === 'total_revenue')
-  const runner = createSqlRunner(join(NAO_LAYOUT, 'jaffle_shop.duckdb'))
+  const databases = fileDatabases({ jaffle_shop: join(NAO_LAYOUT, 'jaffle_shop.duckdb') })
   try {
     const data = { sql: 'SELECT SUM(amount) FROM orders', columns: ['sum'], rows: [[1734]], totalRows: 1 }
     const answer = { runId: 'bench', stopReason: 'answer' as const, toolCalls: [{ name: 'execute_sql', args: {}, ok: true, output: '', data }], rounds: 1, inputTokens: 0, outputTokens: 0, firstTokenMs: null }
     const models = [{ endpoint: 'http://127.0.0.1:1/v1', model: 'bench' }]
     return await measure('eval/overhead-per-case', async () => {
-      const [run] = await runEvaluation({ cases, models, runSql: runner.run, ask: async () => answer })
+      const [run] = await runEvaluation({ cases, models, databases, ask: async () => answer })
       if (run.results[0]?.outcome !== 'passed') throw new Error('eval bench: the case did not pass')
     })
   } finally {
-    runner.close()
+    databases.close()
   }
 }

@@ -286,6 +286,16 @@ export interface ContextAudit {
 export interface EvaluationCaseResult extends TestCaseResult {
   file: string
   outcome: EvaluationOutcome
+  /** One line naming the rule that decided the outcome and where each side ran (absent in evaluations stored before verdict lines). */
+  verdict?: string
+  /** The deciding rule's id: rows-any-order, rows-in-order, row-count, columns, extra-columns, rows, row-order, … (null: decided outside the comparison). */
+  rule?: string | null
+  /** The database ids the expected SQL and the agent's last query ran on. */
+  databases?: { expected: string | null; actual: string | null }
+  /** 1-based: which of the case's acceptable SQLs the answer matched. */
+  matchedSql?: number | null
+  /** The case's `category:` (join, group_by, order_by, date, …). */
+  category?: string | null
   rounds: number
   inputTokens: number
   outputTokens: number
@@ -320,7 +330,9 @@ export interface EvaluationModelStats {
 export interface EvaluationMatrix {
   models: EvaluationModelStats[]
   /** One row per case; `cells` in the order of `models` (null: not run for that model). */
-  cases: { file: string; name: string; cells: ({ outcome: EvaluationOutcome; runId: string | null; ms: number; tokens: number } | null)[] }[]
+  cases: { file: string; name: string; category?: string | null; cells: ({ outcome: EvaluationOutcome; runId: string | null; ms: number; tokens: number; verdict?: string } | null)[] }[]
+  /** Pass rates per case `category:` (cases without one are left out); `models` in the order of `models` above. */
+  categories?: { category: string; models: { passed: number; total: number; passRate: number }[] }[]
 }
 
 export interface EvaluationSummary {

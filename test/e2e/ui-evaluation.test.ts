@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { appendFileSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
@@ -20,6 +21,10 @@ const cleanups: Array<() => void> = []
 
 beforeAll(async () => {
   project = evaluationProject()
+  // Categories for the per-category pass rates: `half` gets both money cases wrong, both count cases right.
+  for (const [file, category] of [['01_customer_count', 'count'], ['03_coffee_products', 'count'], ['02_total_revenue', 'money'], ['07_return_rate', 'money']]) {
+    appendFileSync(join(project.dir, 'tests', `${file}.yml`), `category: ${category}\n`)
+  }
   const data = makeTempDir('glassbox-e2e-eval-')
   cleanups.push(project.cleanup, data.cleanup)
   server = await startTwoModelServer()
@@ -47,6 +52,8 @@ describeWithBrowser('Tests panel: an evaluation across two models', () => {
     await expect.poll(() => page.getByTestId('pass-rate-1').textContent(), { timeout: 30_000 }).toBe('100% (4/4)')
     await page.getByTestId('test-summary').waitFor()
     expect(await page.getByTestId('pass-rate-0').textContent()).toBe('50% (2/4)')
+    expect(await page.getByTestId('category-count').textContent()).toBe('Pass rate · count100% (2/2)100% (2/2)')
+    expect(await page.getByTestId('category-money').textContent()).toBe('Pass rate · money0% (0/2)100% (2/2)')
     expect(await page.getByTestId('matrix-model-0').textContent()).toContain('half')
     expect(await page.getByTestId('cell-total_revenue-0').textContent()).toBe('wrong')
     expect(await page.getByTestId('cell-total_revenue-1').textContent()).toBe('pass')
@@ -67,6 +74,10 @@ describeWithBrowser('Tests panel: an evaluation across two models', () => {
     expect(text).toContain('Expected')
     expect(text).toMatch(/2 tool rounds/)
     expect(text).toMatch(/tokens in \/ \d+ out/)
+    // The verdict names the rule that decided it and where both sides ran; each table says its database.
+    expect(await page.getByTestId('case-verdict').textContent()).toMatch(/^failed: no answer column holds the values of expected column 1 .*; both ran on shop$/)
+    expect(text).toContain('Expected on shop')
+    expect(text).toContain('Agent’s result on shop')
     const audit = (await page.getByTestId('context-audit').textContent()) ?? ''
     expect(audit).toContain('databases/type=duckdb/database=shop/schema=main/table=orders/description.md')
     expect(audit).toContain('main.orders never read: columns.md')

@@ -1,7 +1,7 @@
 import { auditContext, createSqlTableParser, filesRead } from '../eval/context-audit'
 import type { CaseRun } from '../eval/classify-case'
 import { buildMatrix, compareEvaluations } from '../eval/matrix'
-import { runEvaluation, type EvalModel } from '../eval/run-evaluation'
+import { runEvaluation, type EvalDatabases, type EvalModel } from '../eval/run-evaluation'
 import { poolSqlRunner } from '../eval/run-sql'
 import { isBroken, loadTestCases, type LoadedTestCase } from '../eval/test-cases'
 import type { Store } from '../store'
@@ -90,12 +90,14 @@ export class EvaluationService {
     if (input.evaluationId && store.evaluations.projectOf(input.evaluationId) !== session.projectId) {
       throw new EvaluationError('That evaluation belongs to another project.')
     }
-    // Expected SQL runs on a database the agent's pool has open: its first DuckDB or SQLite file (declared
-    // ones come first), else its first database of any kind (a Postgres server, the project's data files).
+    // Expected SQL runs through the agent's own pool, on the database the case names or where the agent's
+    // last query ran (the pool resolves names as execute_sql's database_id does).
     const pool = session.databases()
-    const databases = pool.list()
-    const database = databases.find((candidate) => candidate.engine !== 'postgres' && candidate.path !== '') ?? databases[0] ?? null
-    const runExpected = database ? poolSqlRunner(pool, database) : null
+    const databases: EvalDatabases = {
+      names: pool.list().map((database) => database.id),
+      resolve: (name) => pool.find(name).id,
+      run: (id, sql) => poolSqlRunner(pool, pool.find(id))(sql)
+    }
     const parser = this.parser
     const evaluationId = input.evaluationId ?? store.evaluations.start(session.projectId)
     if (input.evaluationId) store.evaluations.reopen(evaluationId)
@@ -110,10 +112,7 @@ export class EvaluationService {
         models: input.models,
         signal: controller.signal,
         timeoutMs: input.timeoutMs,
-        runSql: async (query) => {
-          if (!runExpected) throw new Error('nao_config.yaml declares no local DuckDB or SQLite file to run the expected SQL on')
-          return runExpected(query)
-        },
+        databases,
         ask: (model, testCase, signal) => this.ask(session, model, testCase.name, testCase.prompt, signal),
         audit: async (finalSql, calls) =>
           auditContext({ read: filesRead(snapshot.root, calls), touched: finalSql ? await parser.tables(finalSql) : [], tables: session.snapshot().tables }),

@@ -64,7 +64,8 @@ describe('glassbox test', () => {
     const lines = out().trim().split('\n')
     expect(lines[0]).toMatch(/^ERROR broken \(0 ms, 0 tokens\): tests\/broken\.yml is not valid YAML: /)
     expect(lines[1]).toMatch(/^PASS total_revenue \(\d+ ms, 220 tokens\)$/)
-    expect(lines[2]).toBe('1 passed, 0 failed, 1 errored')
+    expect(lines[2]).toBe('  verdict: passed: same rows in any order (the question asks for none); both ran on duckdb-jaffle-shop')
+    expect(lines[3]).toBe('1 passed, 0 failed, 1 errored')
   })
 
   it('refuses a project without tests in one line', async () => {

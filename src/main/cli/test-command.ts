@@ -145,7 +145,13 @@ function resultLine(progress: EvaluationProgress, result: EvaluationCaseResult, 
   const detail = result.message ? `: ${result.message}` : ''
   // 'error: run' says what failed in its message; the other classes name themselves.
   const kind = result.outcome === 'passed' || result.outcome === 'error: run' ? '' : ` [${result.outcome}]`
-  return `${where}${SHORT[result.outcome]} ${result.name} (${Math.round(result.ms)} ms, ${result.tokens} tokens)${kind}${detail}\n${auditLine(result)}`
+  return `${where}${SHORT[result.outcome]} ${result.name} (${Math.round(result.ms)} ms, ${result.tokens} tokens)${kind}${detail}\n${verdictLine(result)}${auditLine(result)}`
+}
+
+/** The rule that decided a compared answer (an error's message already says what went wrong). */
+function verdictLine(result: EvaluationCaseResult): string {
+  const compared = result.outcome === 'passed' || result.outcome === 'failed: wrong result'
+  return compared && result.verdict ? `  verdict: ${result.verdict}\n` : ''
 }
 
 function auditLine(result: EvaluationCaseResult): string {
@@ -176,6 +182,7 @@ function matrixText(detail: EvaluationDetail): string {
     ['case', ...matrix.models.map((model) => model.model)],
     ...matrix.cases.map((row) => [row.name, ...row.cells.map(cell)]),
     ['pass rate', ...matrix.models.map((model) => `${Math.round(model.passRate * 100)}% (${model.passed}/${model.total})`)],
+    ...(matrix.categories ?? []).map((row) => [`  ${row.category}`, ...row.models.map((rate) => (rate.total === 0 ? '—' : `${Math.round(rate.passRate * 100)}% (${rate.passed}/${rate.total})`))]),
     ['median time', ...matrix.models.map((model) => (model.medianMs === null ? '—' : seconds(model.medianMs)))],
     ['median tokens', ...matrix.models.map((model) => (model.medianTokens === null ? '—' : String(Math.round(model.medianTokens))))]
   ]
@@ -184,7 +191,7 @@ function matrixText(detail: EvaluationDetail): string {
 
 function auditsText(detail: EvaluationDetail): string {
   return detail.runs
-    .flatMap((item) => item.cases.filter((result) => result.outcome !== 'passed').map((result) => `${item.model} · ${result.name}: ${result.outcome}${result.message ? ` — ${result.message}` : ''}\n${auditLine(result)}`))
+    .flatMap((item) => item.cases.filter((result) => result.outcome !== 'passed').map((result) => `${item.model} · ${result.name}: ${result.outcome}${result.message ? ` — ${result.message}` : ''}\n${verdictLine(result)}${auditLine(result)}`))
     .join('')
 }
 

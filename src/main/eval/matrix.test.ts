@@ -54,3 +54,21 @@ describe('evaluation matrix', () => {
     expect(compareEvaluations(before, before)).toMatchObject({ promptChanged: false, promptDiff: [] })
   })
 })
+
+describe('pass rates per category', () => {
+  it('groups cases by their category and gives each model its pass rate there, leaving uncategorised cases out', () => {
+    const withCategory = (file: string, outcome: EvaluationOutcome, category?: string): EvaluationCaseResult => ({ ...result(file, outcome, 1, 1), ...(category ? { category } : {}) })
+    const matrix = buildMatrix(
+      [
+        run('small', 'p', [withCategory('tests/a.yml', 'passed', 'join'), withCategory('tests/b.yml', 'failed: wrong result', 'join'), withCategory('tests/c.yml', 'passed', 'date'), withCategory('tests/d.yml', 'passed')]),
+        run('large', 'p', [withCategory('tests/a.yml', 'passed', 'join'), withCategory('tests/b.yml', 'passed', 'join')])
+      ],
+      [{ file: 'tests/a.yml', name: 'a', category: 'join' }, { file: 'tests/b.yml', name: 'b', category: 'join' }, { file: 'tests/c.yml', name: 'c', category: 'date' }, { file: 'tests/d.yml', name: 'd' }]
+    )
+    expect(matrix.categories).toEqual([
+      { category: 'join', models: [{ passed: 1, total: 2, passRate: 0.5 }, { passed: 2, total: 2, passRate: 1 }] },
+      { category: 'date', models: [{ passed: 1, total: 1, passRate: 1 }, { passed: 0, total: 0, passRate: 0 }] }
+    ])
+    expect(matrix.cases.map((row) => row.category)).toEqual(['join', 'join', 'date', null])
+  })
+})

@@ -10,11 +10,21 @@ export function median(values: readonly number[]): number | null {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-/** `caseOrder`: the project's cases (file, name) so cases not run yet still get a row. */
-export function buildMatrix(runs: readonly EvaluationModelRun[], caseOrder: readonly { file: string; name: string }[] = []): EvaluationMatrix {
+/** `caseOrder`: the project's cases (file, name, category) so cases not run yet still get a row. */
+export function buildMatrix(runs: readonly EvaluationModelRun[], caseOrder: readonly { file: string; name: string; category?: string }[] = []): EvaluationMatrix {
   const rows = new Map<string, string>()
-  for (const item of caseOrder) rows.set(item.file, item.name)
-  for (const run of runs) for (const result of run.cases) if (!rows.has(result.file)) rows.set(result.file, result.name)
+  const categories = new Map<string, string>()
+  for (const item of caseOrder) {
+    rows.set(item.file, item.name)
+    if (item.category) categories.set(item.file, item.category)
+  }
+  for (const run of runs) {
+    for (const result of run.cases) {
+      if (!rows.has(result.file)) rows.set(result.file, result.name)
+      // The project's file says what a case's category is now; a stored result says what it was.
+      if (result.category && !categories.has(result.file)) categories.set(result.file, result.category)
+    }
+  }
   return {
     models: runs.map((run) => {
       const total = run.cases.length
@@ -31,12 +41,27 @@ export function buildMatrix(runs: readonly EvaluationModelRun[], caseOrder: read
     cases: [...rows].map(([file, name]) => ({
       file,
       name: runs.flatMap((run) => run.cases).find((item) => item.file === file)?.name ?? name,
+      category: categories.get(file) ?? null,
       cells: runs.map((run) => {
         const result = run.cases.find((item) => item.file === file)
-        return result ? { outcome: result.outcome, runId: result.runId, ms: result.ms, tokens: result.tokens } : null
+        return result ? { outcome: result.outcome, runId: result.runId, ms: result.ms, tokens: result.tokens, ...(result.verdict ? { verdict: result.verdict } : {}) } : null
       })
-    }))
+    })),
+    categories: categoryRates(runs, categories)
   }
+}
+
+/** Per category (in first-seen order), each model's passed cases of those it ran. */
+function categoryRates(runs: readonly EvaluationModelRun[], categories: ReadonlyMap<string, string>): NonNullable<EvaluationMatrix['categories']> {
+  const names = [...new Set(categories.values())]
+  return names.map((category) => ({
+    category,
+    models: runs.map((run) => {
+      const cases = run.cases.filter((item) => categories.get(item.file) === category)
+      const passed = cases.filter((item) => item.outcome === 'passed').length
+      return { passed, total: cases.length, passRate: cases.length === 0 ? 0 : passed / cases.length }
+    })
+  }))
 }
 
 /**

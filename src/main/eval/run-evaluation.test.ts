@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir, REPO_ROOT } from '../../../test/support/fixtures'
 import type { CaseRun } from './classify-case'
-import { createSqlRunner } from './run-sql'
-import { runEvaluation, type EvalModel, type EvalProgress } from './run-evaluation'
+import { fileDatabases } from './run-sql'
+import { runEvaluation, type EvalDatabases, type EvalModel, type EvalProgress } from './run-evaluation'
 import { loadTestCases, type TestCase } from './test-cases'
 
 const SAMPLE_PROJECT = join(REPO_ROOT, 'resources/sample-project')
@@ -19,10 +19,15 @@ function projectWithTests(files: Record<string, string>): string {
   return temp.dir
 }
 
-function shopSql() {
-  const runner = createSqlRunner(join(SAMPLE_PROJECT, 'shop.duckdb'))
-  cleanups.push(runner.close)
-  return runner.run
+function shopDatabase() {
+  const databases = fileDatabases({ shop: join(SAMPLE_PROJECT, 'shop.duckdb') })
+  cleanups.push(databases.close)
+  return databases
+}
+
+/** One database whose every query returns `rows` (counting the queries). */
+function fixedDatabase(rows: unknown[][], onQuery: () => void = () => undefined): EvalDatabases {
+  return { names: ['db'], resolve: () => 'db', run: async () => (onQuery(), { columns: ['x'], rows }) }
 }
 
 /** A run whose last execute_sql returned `rows` (or that ran none). */
@@ -45,10 +50,27 @@ describe('loadTestCases', () => {
       'd_list.yml': '- just\n- a list\n'
     })
     expect(await loadTestCases(root)).toEqual([
-      { file: 'tests/a_good.yml', name: 'good', prompt: 'How many?', sql: 'SELECT 1' },
+      { file: 'tests/a_good.yml', name: 'good', prompt: 'How many?', sql: ['SELECT 1'], extraColumns: 'ignore', duplicates: 'count' },
       { file: 'tests/b_missing.yml', name: 'missing_sql', error: "tests/b_missing.yml: 'sql' is missing" },
       { file: 'tests/c_invalid.yml', name: 'c_invalid', error: expect.stringMatching(/^tests\/c_invalid\.yml is not valid YAML: /) },
       { file: 'tests/d_list.yml', name: 'd_list', error: 'tests/d_list.yml: expected a mapping with name, prompt and sql' }
+    ])
+  })
+})
+
+describe('loadTestCases: how a case is judged', () => {
+  it('reads database, a list of acceptable SQLs, ordered, extra_columns, duplicates and category, with defaults', async () => {
+    const root = projectWithTests({
+      'a_all.yml': 'name: all\nprompt: Who?\nsql:\n  - SELECT name FROM author\n  - SELECT aid FROM author\ndatabase: academic\nordered: true\nextra_columns: forbid\nduplicates: ignore\ncategory: join\n',
+      'b_bad.yml': 'name: bad\nprompt: Who?\nsql: []\nordered: sometimes\nextra_columns: maybe\nduplicates: twice\n'
+    })
+    expect(await loadTestCases(root)).toEqual([
+      { file: 'tests/a_all.yml', name: 'all', prompt: 'Who?', sql: ['SELECT name FROM author', 'SELECT aid FROM author'], database: 'academic', ordered: true, extraColumns: 'forbid', duplicates: 'ignore', category: 'join' },
+      {
+        file: 'tests/b_bad.yml',
+        name: 'bad',
+        error: "tests/b_bad.yml: 'sql' must list at least one SQL; 'ordered' must be true or false; 'extra_columns' must be 'ignore' or 'forbid'; 'duplicates' must be 'count' or 'ignore'"
+      }
     ])
   })
 })
@@ -79,7 +101,7 @@ describe('runEvaluation', () => {
     const [a, b] = await runEvaluation({
       cases: await loadTestCases(root),
       models: [A, B],
-      runSql: shopSql(),
+      databases: shopDatabase(),
       ask: async (model, testCase) => runs[testCase.prompt]
     })
     expect(a.results.map((result) => [result.name, result.outcome, result.status])).toEqual([
@@ -97,7 +119,7 @@ describe('runEvaluation', () => {
     expect(a.results[0]).toMatchObject({ file: 'tests/1.yml', expected: [[1]], actual: [[1]], sql: 'SELECT 1', runId: 'run-1', rounds: 1, inputTokens: 100, outputTokens: 10, tokens: 110, firstTokenMs: 5 })
     expect(a.results[3].message).toBe('every execute_sql failed; the last: Parser Error: syntax error at or near "SELEC"')
     expect(a.results[6].message).toBe('the agent run failed: connection refused')
-    expect(a.results[7].message).toMatch(/^the expected SQL of tests\/8\.yml failed: .*no_such_table/)
+    expect(a.results[7].message).toMatch(/^the expected SQL of tests\/8\.yml failed on shop: .*no_such_table/)
     expect(a.results[8].message).toBe("tests/9.yml: 'prompt' is missing")
   })
 
@@ -110,10 +132,7 @@ describe('runEvaluation', () => {
     await runEvaluation({
       cases: await loadTestCases(root),
       models: [A, B, ELSEWHERE],
-      runSql: async () => {
-        expectedRuns++
-        return { columns: ['x'], rows: [[1]] }
-      },
+      databases: fixedDatabase([[1]], () => expectedRuns++),
       ask: async (model) => {
         busy.set(model.endpoint, (busy.get(model.endpoint) ?? 0) + 1)
         most = Math.max(most, busy.get(model.endpoint) ?? 0)
@@ -128,13 +147,37 @@ describe('runEvaluation', () => {
     expect(expectedRuns).toBe(2)
   })
 
+  it('runs the expected SQL where each model queried, once per database, and names both sides in the verdict', async () => {
+    const root = projectWithTests({ '1.yml': 'name: a\nprompt: p\nsql: SELECT 1\n' })
+    const ran: string[] = []
+    const databases: EvalDatabases = {
+      names: ['north', 'south'],
+      resolve: (name) => name ?? 'north',
+      run: async (database, sql) => (ran.push(`${database}: ${sql}`), { columns: ['x'], rows: [[database === 'south' ? 2 : 1]] })
+    }
+    const queried = (database: string | undefined, value: number): CaseRun => ({
+      ...runWith({}),
+      toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT x', ...(database ? { database_id: database } : {}) }, ok: true, output: '', data: { sql: 'SELECT x', columns: ['x'], rows: [[value]], totalRows: 1 } }]
+    })
+    const [a, b, c] = await runEvaluation({
+      cases: await loadTestCases(root),
+      models: [A, B, ELSEWHERE],
+      databases,
+      ask: async (model) => (model.model === 'a' ? queried('south', 2) : model.model === 'b' ? queried(undefined, 1) : queried('south', 1))
+    })
+    expect(ran.sort()).toEqual(['north: SELECT 1', 'south: SELECT 1'])
+    expect(a.results[0]).toMatchObject({ outcome: 'passed', databases: { expected: 'south', actual: 'south' }, verdict: 'passed: same rows in any order (the question asks for none); both ran on south' })
+    expect(b.results[0]).toMatchObject({ outcome: 'passed', databases: { expected: 'north', actual: 'north' } })
+    expect(c.results[0]).toMatchObject({ outcome: 'failed: wrong result', verdict: "failed: no answer column holds the values of expected column 1 (x): [2]; the answer's column holds [1]; both ran on south" })
+  })
+
   it('reports progress with case i of n, model j of m, elapsed and an estimate', async () => {
     const root = projectWithTests({ '1.yml': 'name: a\nprompt: p\nsql: SELECT 1\n', '2.yml': 'name: b\nprompt: q\nsql: SELECT 1\n' })
     const seen: EvalProgress[] = []
     await runEvaluation({
       cases: await loadTestCases(root),
       models: [A, B],
-      runSql: async () => ({ columns: ['x'], rows: [[1]] }),
+      databases: fixedDatabase([[1]]),
       ask: async () => runWith({ sql: 'SELECT 1', rows: [[1]] }),
       onProgress: (progress) => seen.push(progress)
     })
@@ -159,7 +202,7 @@ describe('runEvaluation', () => {
       cases: await loadTestCases(root),
       models: [A],
       timeoutMs: 30,
-      runSql: async () => ({ columns: ['x'], rows: [[1]] }),
+      databases: fixedDatabase([[1]]),
       ask: (model, testCase, signal) => new Promise((done) => signal.addEventListener('abort', () => done(runWith({ stopReason: 'cancelled' }))))
     })
     expect(run.results[0]).toMatchObject({ outcome: 'timeout', message: 'the case took longer than 0 s and was stopped' })
@@ -173,7 +216,7 @@ describe('runEvaluation', () => {
       cases: await loadTestCases(root),
       models: [A],
       signal: stop.signal,
-      runSql: async () => ({ columns: ['x'], rows: [[1]] }),
+      databases: fixedDatabase([[1]]),
       ask: (model, testCase, signal) => {
         asked.push(testCase)
         setTimeout(() => stop.abort(), 10)

@@ -2,6 +2,7 @@ import { engineOf, type DatabasePool, type LocalDatabase } from '../agent/sql/da
 import type { QueryResult } from '../agent/sql/query-result'
 import type { LockedDuckDb } from '../agent/sql/duckdb-runner'
 import { createSqliteHost, type SqliteHost } from '../agent/sql/sqlite-runner'
+import type { EvalDatabases } from './run-evaluation'
 
 // Runs an evaluation's expected SQL on the project's database, through the same locked-down, read-only
 // engines as the agent's execute_sql (so an expected query can no more write than the model's can).
@@ -61,5 +62,34 @@ export async function runSqlReadOnly(dbPath: string, sql: string): Promise<SqlTa
     return await runner.run(sql)
   } finally {
     runner.close()
+  }
+}
+
+/**
+ * The evaluation's databases for DuckDB/SQLite files named by id (declaration order: the first is where a
+ * query without database_id runs), each kept open until `close`. The app uses the agent's pool instead;
+ * this serves the bench and tests that judge cases without a project session.
+ */
+export function fileDatabases(files: Record<string, string>): EvalDatabases & { close: () => void } {
+  const names = Object.keys(files)
+  const runners = new Map(names.map((name) => [name, createSqlRunner(files[name])]))
+  const resolve = (name: string | undefined): string => {
+    if (name === undefined) {
+      if (names.length === 0) throw new Error('there is no database')
+      return names[0]
+    }
+    const found = names.find((candidate) => candidate.toLowerCase() === name.trim().toLowerCase())
+    if (!found) throw new Error(`Unknown database_id "${name}". Available: ${names.join(', ')}.`)
+    return found
+  }
+  return {
+    names,
+    resolve,
+    run: (database, sql) => {
+      const runner = runners.get(resolve(database))
+      if (!runner) throw new Error(`Unknown database "${database}"`)
+      return runner.run(sql)
+    },
+    close: () => runners.forEach((runner) => runner.close())
   }
 }

@@ -65,3 +65,23 @@ it('keeps evaluation chats out of the chat list', () => {
   expect(store.chats.list(projectId).map((chat) => chat.id)).toEqual([mine.id])
   expect(store.chats.list(projectId, 'orders')).toEqual([])
 })
+
+it('keeps each case\'s verdict, rule, databases, matched SQL and category, and leaves them out for cases stored without', () => {
+  const projectId = store.projects.ensure('/data/shop').id
+  const id = store.evaluations.start(projectId)
+  const model = store.evaluations.addModel(id, { model: 'a', endpoint: 'http://x/v1', systemPrompt: 'p' })
+  const judged: EvaluationCaseResult = {
+    ...passed,
+    verdict: 'passed: same rows in any order (the question asks for none); matched the 2nd acceptable SQL; both ran on academic',
+    rule: 'rows-any-order',
+    databases: { expected: 'academic', actual: 'academic' },
+    matchedSql: 2,
+    category: 'join'
+  }
+  store.evaluations.putCase(model.id, judged)
+  store.evaluations.putCase(model.id, { ...passed, file: 'tests/older.yml', name: 'older' })
+  const [older, orders] = store.evaluations.runs(id)[0].cases
+  expect(orders).toEqual(judged)
+  expect(older).toEqual({ ...passed, file: 'tests/older.yml', name: 'older' })
+  expect(Object.keys(older)).not.toContain('verdict')
+})

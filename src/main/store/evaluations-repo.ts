@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { EVALUATION_OUTCOMES, statusOfOutcome, type EvaluationCaseResult, type EvaluationModelRun, type EvaluationSummary } from '../../shared/api'
 import type { StoreContext } from './context'
 import { StoreNotFoundError } from './errors'
-import { integer, jsonOrNull, text, textOrNull, toJson, toRow } from './row'
+import { integer, integerOrNull, jsonOrNull, text, textOrNull, toJson, toRow } from './row'
 
 // Evaluations: a suite run across several models. One row per evaluation, one per model in it (with the
 // system prompt that model was given) and one per case and model. Re-running a cell replaces that row.
@@ -25,6 +25,12 @@ function toCase(value: unknown): EvaluationCaseResult {
   const outcome = outcomeSchema.parse(text(row, 'outcome'))
   const message = textOrNull(row, 'message')
   const firstToken = row.first_token_ms
+  const verdict = textOrNull(row, 'verdict')
+  const rule = textOrNull(row, 'rule')
+  const expectedDatabase = textOrNull(row, 'expected_database')
+  const actualDatabase = textOrNull(row, 'actual_database')
+  const matchedSql = integerOrNull(row, 'matched_sql')
+  const category = textOrNull(row, 'category')
   const inputTokens = integer(row, 'input_tokens')
   const outputTokens = integer(row, 'output_tokens')
   return {
@@ -43,7 +49,12 @@ function toCase(value: unknown): EvaluationCaseResult {
     rounds: integer(row, 'rounds'),
     firstTokenMs: typeof firstToken === 'number' ? firstToken : null,
     audit: jsonOrNull(row, 'audit_json', auditSchema),
-    ...(message === null ? {} : { message })
+    ...(message === null ? {} : { message }),
+    // Cases stored before verdicts were recorded have none: they are left out rather than made up.
+    ...(verdict === null ? {} : { verdict, rule }),
+    ...(expectedDatabase === null && actualDatabase === null ? {} : { databases: { expected: expectedDatabase, actual: actualDatabase } }),
+    ...(matchedSql === null ? {} : { matchedSql }),
+    ...(category === null ? {} : { category })
   }
 }
 
@@ -109,13 +120,16 @@ export class EvaluationsRepo {
       this.context
         .statement(
           `INSERT INTO evaluation_cases (evaluation_model_id, file, name, outcome, message, expected_json, actual_json, sql,
-             rounds, input_tokens, output_tokens, first_token_ms, ms, run_id, audit_json)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             rounds, input_tokens, output_tokens, first_token_ms, ms, run_id, audit_json,
+             verdict, rule, expected_database, actual_database, matched_sql, category)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (evaluation_model_id, file) DO UPDATE SET
              name = excluded.name, outcome = excluded.outcome, message = excluded.message,
              expected_json = excluded.expected_json, actual_json = excluded.actual_json, sql = excluded.sql,
              rounds = excluded.rounds, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-             first_token_ms = excluded.first_token_ms, ms = excluded.ms, run_id = excluded.run_id, audit_json = excluded.audit_json`
+             first_token_ms = excluded.first_token_ms, ms = excluded.ms, run_id = excluded.run_id, audit_json = excluded.audit_json,
+             verdict = excluded.verdict, rule = excluded.rule, expected_database = excluded.expected_database,
+             actual_database = excluded.actual_database, matched_sql = excluded.matched_sql, category = excluded.category`
         )
         .run(
           evaluationModelId,
@@ -132,7 +146,13 @@ export class EvaluationsRepo {
           result.firstTokenMs,
           result.ms,
           result.runId,
-          result.audit === null ? null : toJson(result.audit)
+          result.audit === null ? null : toJson(result.audit),
+          result.verdict ?? null,
+          result.rule ?? null,
+          result.databases?.expected ?? null,
+          result.databases?.actual ?? null,
+          result.matchedSql ?? null,
+          result.category ?? null
         )
     )
   }

@@ -10,9 +10,9 @@ const step = (version: number, sql = `CREATE TABLE t${version} (x)`): Migration 
 })
 
 describe('migration registry', () => {
-  it('accepts the real registry, numbered in tens', () => {
+  it('accepts the real registry, numbered in tens (or fives, for a step slotted between two tens)', () => {
     expect(() => checkRegistry(MIGRATIONS)).not.toThrow()
-    expect(MIGRATIONS.every((migration) => migration.version % 10 === 0)).toBe(true)
+    expect(MIGRATIONS.every((migration) => migration.version % 5 === 0)).toBe(true)
   })
 
   it('rejects versions that do not strictly increase', () => {

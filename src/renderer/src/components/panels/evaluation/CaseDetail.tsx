@@ -2,7 +2,8 @@ import type { EvaluationCaseResult } from '../../../../../shared/api'
 import { ResultTable } from '../../chat/ResultTable'
 import { outcomeBadge, seconds } from './outcome'
 
-// One case for one model: why it passed or not, both tables, the SQL, the figures, the run to inspect,
+// One case for one model: why it passed or not (the verdict line naming the deciding rule), both tables and
+// the databases they came from, the SQL, the figures, the run to inspect,
 // and — when it did not pass — the context audit: what the agent read and which table metadata it skipped.
 
 export interface CaseDetailProps {
@@ -31,19 +32,31 @@ export function CaseDetail({ result, model, running, onInspect, onRerun }: CaseD
           Re-run this cell
         </button>
       </div>
-      {result.message && <p className={result.status === 'passed' ? 'muted' : 'error-text'}>{result.message}</p>}
+      {result.verdict ? (
+        <p className={result.status === 'passed' ? 'muted' : 'error-text'} data-testid="case-verdict">
+          {result.verdict}
+        </p>
+      ) : (
+        result.message && <p className={result.status === 'passed' ? 'muted' : 'error-text'}>{result.message}</p>
+      )}
       <p className="muted small case-figures">
         {seconds(result.ms)} total · first token {result.firstTokenMs === null ? '—' : seconds(result.firstTokenMs)} · {result.rounds} tool {result.rounds === 1 ? 'round' : 'rounds'} ·{' '}
         {result.inputTokens.toLocaleString()} tokens in / {result.outputTokens.toLocaleString()} out · <code>{result.file}</code>
+        {result.category && <> · category {result.category}</>}
       </p>
       {result.sql ? <pre className="code-block">{result.sql}</pre> : <p className="muted small">The agent ran no SQL.</p>}
       <div className="test-tables">
         <div>
-          <h4>Expected</h4>
+          <h4>
+            Expected{result.matchedSql && result.matchedSql > 1 ? ` (acceptable SQL ${result.matchedSql})` : ''}
+            {result.databases?.expected && <span className="muted small"> on {result.databases.expected}</span>}
+          </h4>
           {table(result.expected)}
         </div>
         <div>
-          <h4>Agent’s result</h4>
+          <h4>
+            Agent’s result{result.databases?.actual && <span className="muted small"> on {result.databases.actual}</span>}
+          </h4>
           {table(result.actual)}
         </div>
       </div>

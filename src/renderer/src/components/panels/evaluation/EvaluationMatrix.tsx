@@ -1,8 +1,8 @@
 import type { EvaluationDetail } from '../../../../../shared/api'
 import { hostOf, outcomeBadge, outcomeLabel, seconds } from './outcome'
 
-// Cases × models: one cell per outcome (click to open it), and per model its pass rate, median time and
-// median tokens per case, with a button to re-run the whole column.
+// Cases × models: one cell per outcome (click to open it; its title is the verdict line), and per model its
+// pass rate (overall and per case category), median time and median tokens per case, with a button to re-run the whole column.
 
 export interface MatrixSelection {
   file: string
@@ -42,6 +42,7 @@ export function EvaluationMatrix({ evaluation, selected, running, live, onSelect
             <tr key={row.file}>
               <th scope="row" title={row.file}>
                 {row.name}
+                {row.category && <div className="muted small">{row.category}</div>}
               </th>
               {row.cells.map((cell, column) => {
                 const isSelected = selected?.file === row.file && selected.column === column
@@ -53,7 +54,7 @@ export function EvaluationMatrix({ evaluation, selected, running, live, onSelect
                     ) : cell ? (
                       <button
                         className={`matrix-cell ${outcomeBadge(cell.outcome)}`}
-                        title={`${cell.outcome} · ${seconds(cell.ms)} · ${cell.tokens.toLocaleString()} tokens`}
+                        title={`${cell.verdict ?? cell.outcome} · ${seconds(cell.ms)} · ${cell.tokens.toLocaleString()} tokens`}
                         aria-pressed={isSelected}
                         onClick={() => onSelect(isSelected ? null : { file: row.file, column })}
                         data-testid={`cell-${row.name}-${column}`}
@@ -78,6 +79,18 @@ export function EvaluationMatrix({ evaluation, selected, running, live, onSelect
               </td>
             ))}
           </tr>
+          {(matrix.categories ?? []).map((row) => (
+            <tr key={row.category} data-testid={`category-${row.category}`}>
+              <th scope="row" className="small">
+                Pass rate · {row.category}
+              </th>
+              {row.models.map((rate, column) => (
+                <td key={column} className="small">
+                  {rate.total === 0 ? '—' : `${Math.round(rate.passRate * 100)}% (${rate.passed}/${rate.total})`}
+                </td>
+              ))}
+            </tr>
+          ))}
           <tr>
             <th scope="row">Median time</th>
             {matrix.models.map((model, column) => (
