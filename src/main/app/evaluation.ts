@@ -110,7 +110,9 @@ export class EvaluationService {
         models: input.models,
         signal: controller.signal,
         timeoutMs: input.timeoutMs,
-        runSql: async (query) => {
+        runSql: async (query, databaseId) => {
+          // A case that names its database (a saved answer records where its query ran) runs there.
+          if (databaseId) return poolSqlRunner(pool, pool.find(databaseId))(query)
           if (!runExpected) throw new Error('nao_config.yaml declares no local DuckDB or SQLite file to run the expected SQL on')
           return runExpected(query)
         },

@@ -15,7 +15,8 @@ export interface EvalModel {
 
 /** Runs one case's prompt for one model in test mode; must stop the run when `signal` aborts. */
 export type EvalAsk = (model: EvalModel, testCase: TestCase, signal: AbortSignal) => Promise<CaseRun>
-export type EvalRunSql = (sql: string) => Promise<ResultTable>
+/** Runs a case's expected SQL, on the database the case names (absent: the project's default one). */
+export type EvalRunSql = (sql: string, database?: string) => Promise<ResultTable>
 export type EvalAudit = (sql: string | null, calls: CaseToolCall[]) => Promise<ContextAudit | null>
 
 export const DEFAULT_CASE_TIMEOUT_MS = 300_000
@@ -56,7 +57,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Mode
   const expected = new Map<string, Promise<Settled<ResultTable>>>()
   const expectedOf = (testCase: TestCase): Promise<Settled<ResultTable>> => {
     let pending = expected.get(testCase.file)
-    if (!pending) expected.set(testCase.file, (pending = settle(options.runSql(testCase.sql))))
+    if (!pending) expected.set(testCase.file, (pending = settle(options.runSql(testCase.sql, testCase.database))))
     return pending
   }
   const all = options.models.map((model) => ({ model, results: [] as EvaluationCaseResult[] }))

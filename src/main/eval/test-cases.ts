@@ -15,7 +15,8 @@ const MAX_TEST_FILE_BYTES = 1024 * 1024
 const testCaseSchema = z.object({
   name: z.string().trim().min(1, 'must be a non-empty string'),
   prompt: z.string().trim().min(1, 'must be a non-empty string'),
-  sql: z.string().trim().min(1, 'must be a non-empty string')
+  sql: z.string().trim().min(1, 'must be a non-empty string'),
+  database: z.string().trim().min(1, 'must be a non-empty string').optional()
 })
 
 export interface TestCase {
@@ -24,6 +25,8 @@ export interface TestCase {
   name: string
   prompt: string
   sql: string
+  /** The database the expected SQL runs on (a nao_config.yaml name or file); absent: the project's first. */
+  database?: string
 }
 
 export interface BrokenTestCase {
