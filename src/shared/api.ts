@@ -383,6 +383,25 @@ export interface SyncProgress {
   table: string
 }
 
+// `glassbox doctor` and the "Check setup" panel: one line per thing checked, with the fix for a ✗.
+
+export interface CheckLine {
+  /** Which check: project, tests, database, model-server, model, context-window, tools, output-cap, exact-count, store… */
+  id: string
+  title: string
+  /** warn: worth knowing, not a fault (it does not fail the report). */
+  status: 'pass' | 'fail' | 'warn'
+  detail: string
+  /** What to do, for a fail or a warn. */
+  fix?: string
+}
+
+export interface DoctorReport {
+  /** No line failed. */
+  ok: boolean
+  lines: CheckLine[]
+}
+
 /** Events pushed from main to the renderer besides request/response. */
 export type PushEvent =
   | { channel: 'run'; event: RunEvent }

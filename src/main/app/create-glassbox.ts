@@ -66,6 +66,8 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
   forkSelection?: string
   /** Ask the model server for its window before assembling (the command line); the app previews instantly. */
   resolveModel?: boolean
+  /** Preview for this model instead of the configured one (the doctor checks each server it is given). */
+  model?: EvalModel
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
@@ -185,7 +187,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   async function preview(input: PreviewOptions): Promise<PromptPreview> {
     const project = session()
     const snapshot = project.snapshot()
-    const current = settings()
+    const current = input.model ? { ...settings(), endpoint: input.model.endpoint, model: input.model.model } : settings()
     const testMode = input.testMode ?? current.testMode
     const chat = input.chatId ? store.chats.get(input.chatId) : null
     const extras = { attachments: input.attachments, tables: input.tables, skill: input.skill }
