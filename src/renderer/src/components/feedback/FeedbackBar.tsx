@@ -2,8 +2,9 @@ import { useState } from 'react'
 import type { ChatMessageView, FeedbackRating, TestCaseDraft } from '../../../../shared/api'
 import { errorMessage } from '../../../../shared/error-message'
 import { useApp } from '../../state/app-state'
+import { ThumbIcon } from './ThumbIcon'
 
-// 👍 / 👎 under an answer, with an optional note. 👍 on an answer whose last step is a SQL result shows the
+// 👍 / 👎 (drawn thumbs) under an answer, with an optional note. 👍 on an answer whose last step is a SQL result shows the
 // test case it would make at once, so saving it is the second click; 👎 asks what the SQL should have
 // been and shows that case the same way. A case is only written after the user has seen it.
 
@@ -69,10 +70,10 @@ export function FeedbackBar({ message }: { message: ChatMessageView }): React.JS
     <div className="feedback-bar" data-testid="feedback-bar">
       <span className="feedback-buttons" role="group" aria-label="Was this answer right?">
         <button className={`icon-button ${rating === 'up' ? 'active' : ''}`} aria-pressed={rating === 'up'} aria-label="Good answer" title="Good answer" disabled={busy} onClick={() => void rate('up')} data-testid="feedback-up">
-          👍
+          <ThumbIcon />
         </button>
         <button className={`icon-button ${rating === 'down' ? 'active' : ''}`} aria-pressed={rating === 'down'} aria-label="Bad answer" title="Bad answer" disabled={busy} onClick={() => void rate('down')} data-testid="feedback-down">
-          👎
+          <ThumbIcon down />
         </button>
       </span>
       {saved && <span className="badge small" data-testid="feedback-saved">test case {saved}</span>}

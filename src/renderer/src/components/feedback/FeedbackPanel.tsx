@@ -4,6 +4,7 @@ import { errorMessage } from '../../../../shared/error-message'
 import { useApp } from '../../state/app-state'
 import { feedbackToCsv } from '../../export/feedback-csv'
 import { useExporter } from '../../export/use-exporter'
+import { ThumbIcon } from './ThumbIcon'
 
 // Every 👍 / 👎 of this project, newest first: what to improve (the notes on bad answers), which answers
 // became test cases. Filter by rating; export the list as CSV.
@@ -33,18 +34,18 @@ export function FeedbackPanel(): React.JSX.Element {
     <section className="panel" data-testid="feedback-panel-list">
       <header className="panel-head">
         <h2>Feedback</h2>
-        <p className="muted">Your 👍 and 👎 on answers. Notes on bad answers say what to improve; a good answer saved as a test case keeps it good.</p>
+        <p className="muted">Your thumbs up and down on answers. Notes on bad answers say what to improve; a good answer saved as a test case keeps it good.</p>
       </header>
       <div className="row feedback-filters" role="group" aria-label="Show">
         {(
           [
             ['all', 'All'],
-            ['up', '👍 Good'],
-            ['down', '👎 Bad']
+            ['up', 'Good'],
+            ['down', 'Bad']
           ] satisfies [Filter, string][]
         ).map(([id, label]) => (
           <button key={id} className={`button small ${filter === id ? 'primary' : ''}`} aria-pressed={filter === id} onClick={() => setFilter(id)} data-testid={`feedback-filter-${id}`}>
-            {label}
+            {id !== 'all' && <ThumbIcon down={id === 'down'} />} {label}
           </button>
         ))}
         <button className="button small" disabled={!list || list.length === 0} onClick={() => void exportCsv()} data-testid="feedback-export">
@@ -56,12 +57,14 @@ export function FeedbackPanel(): React.JSX.Element {
           <span className="spinner small" /> Loading…
         </p>
       ) : list.length === 0 ? (
-        <p className="muted">{filter === 'all' ? 'No feedback yet: rate an answer with 👍 or 👎 under it.' : `No ${filter === 'up' ? '👍' : '👎'} yet.`}</p>
+        <p className="muted">{filter === 'all' ? 'No feedback yet: rate an answer with the thumbs under it.' : `No ${filter === 'up' ? 'good' : 'bad'} answers rated yet.`}</p>
       ) : (
         <ul className="feedback-list" data-testid="feedback-list">
           {list.map((entry) => (
             <li key={entry.id} className="feedback-row" data-rating={entry.rating}>
-              <span aria-label={entry.rating === 'up' ? 'Good answer' : 'Bad answer'}>{entry.rating === 'up' ? '👍' : '👎'}</span>
+              <span className={`feedback-rating ${entry.rating}`} role="img" aria-label={entry.rating === 'up' ? 'Good answer' : 'Bad answer'}>
+                <ThumbIcon down={entry.rating === 'down'} />
+              </span>
               <div className="feedback-body">
                 <div className="feedback-question">{entry.question}</div>
                 {entry.note && <div className="feedback-note">{entry.note}</div>}
