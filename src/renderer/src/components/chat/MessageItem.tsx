@@ -142,10 +142,10 @@ function AssistantMessage({ message, isLast, busy, actions, version, archived }:
               Inspect prompt
             </button>
           )}
+          {!archived && message.status === 'done' && !message.id.startsWith('live-') && <FeedbackBar message={message} />}
           <span className="hint">Select text to fork a chat from it</span>
         </div>
       )}
-      {!streaming && !archived && message.status === 'done' && !message.id.startsWith('live-') && <FeedbackBar message={message} />}
     </div>
   )
 }

@@ -67,7 +67,7 @@ export function FeedbackBar({ message }: { message: ChatMessageView }): React.JS
   }
 
   return (
-    <div className="feedback-bar" data-testid="feedback-bar">
+    <span className="feedback-bar" data-testid="feedback-bar">
       <span className="feedback-buttons" role="group" aria-label="Was this answer right?">
         <button className={`icon-button ${rating === 'up' ? 'active' : ''}`} aria-pressed={rating === 'up'} aria-label="Good answer" title="Good answer" disabled={busy} onClick={() => void rate('up')} data-testid="feedback-up">
           <ThumbIcon />
@@ -114,6 +114,6 @@ export function FeedbackBar({ message }: { message: ChatMessageView }): React.JS
           )}
         </div>
       )}
-    </div>
+    </span>
   )
 }
