@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { parse } from 'yaml'
@@ -154,5 +154,14 @@ describe('glassbox init', () => {
     await expect(runInit([dir, '--database', join(elsewhere.dir, 'far.csv')], refused.io, null)).rejects.toThrow(/far\.csv is outside .*: copy it into the folder first/)
     await expect(runInit([dir, '--database', 'link.csv'], refused.io, null)).rejects.toThrow(/link\.csv is outside/)
     await expect(runInit([dir, '--database', 'missing.duckdb'], refused.io, null)).rejects.toThrow('database file not found: missing.duckdb')
+  }, 60_000)
+
+  it('writes nothing through a folder that links outside the project', async () => {
+    const dir = await dataFolder()
+    const elsewhere = makeTempDir()
+    cleanups.push(elsewhere.cleanup)
+    symlinkSync(elsewhere.dir, join(dir, 'tests'))
+    await expect(runInit([dir, '--yes', '--no-sync'], captureIo().io, null)).rejects.toThrow('tests/row_count_orders.yml: its folder leads outside the project; nothing was written there')
+    expect(readdirSync(elsewhere.dir)).toEqual([])
   }, 60_000)
 })
