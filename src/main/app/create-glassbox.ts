@@ -418,8 +418,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return { summary, project }
     },
     async checkSetup() {
-      const [{ runDoctor }, { doctorContext }] = await Promise.all([import('../doctor'), import('../doctor/context')])
-      return runDoctor(doctorContext(api, { endpoints: [], model: null }))
+      const [{ runDoctor, DOCTOR_CHECKS }, { doctorContext }] = await Promise.all([import('../doctor'), import('../doctor/context')])
+      return runDoctor(doctorContext(api, { endpoints: [], model: null }), DOCTOR_CHECKS)
     },
     subscribe(listener) {
       listeners.add(listener)

@@ -7,7 +7,7 @@ import { createGlassbox } from '../app/create-glassbox'
 import { resolveDataDir } from '../data-dir'
 import { openStore, STORE_FILE } from '../store'
 import { doctorContext, storeWriteProblem } from '../doctor/context'
-import { formatReport, runDoctor } from '../doctor'
+import { DOCTOR_CHECKS, formatReport, runDoctor } from '../doctor'
 import { errorMessage } from '../../shared/error-message'
 import { requireProject, withGlassbox } from './options'
 
@@ -35,7 +35,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     const report = await withGlassbox(
       createGlassbox({ dataDir: scratch ?? dataDir, projectPath: root, watch: false, extractMemories: false, endpoint: values.endpoint?.[0], model: values.model }),
-      (glassbox) => runDoctor(doctorContext(glassbox, { endpoints: values.endpoint ?? [], model: values.model ?? null, storeFile, storeProblem }))
+      (glassbox) => runDoctor(doctorContext(glassbox, { endpoints: values.endpoint ?? [], model: values.model ?? null, storeFile, storeProblem }), DOCTOR_CHECKS)
     )
     io.stdout(values.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report))
     return report.ok ? 0 : 1

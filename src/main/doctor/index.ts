@@ -18,7 +18,10 @@ export const DOCTOR_CHECKS: ReadonlyArray<{ name: string; check: DoctorCheck }> 
 ]
 
 /** Runs the checks one after another (a local server serves one request well); a check that throws is one ✗ line. */
-export async function runDoctor(context: DoctorContext, checks = DOCTOR_CHECKS): Promise<DoctorReport> {
+export async function runDoctor<Context = DoctorContext>(
+  context: Context,
+  checks: ReadonlyArray<{ name: string; check: (context: Context) => Promise<CheckLine[]> }>
+): Promise<DoctorReport> {
   const lines: CheckLine[] = []
   for (const { name, check } of checks) {
     try {
