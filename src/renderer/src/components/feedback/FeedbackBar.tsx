@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { ChatMessageView, FeedbackRating, TestCaseDraft } from '../../../../shared/api'
 import { errorMessage } from '../../../../shared/error-message'
 import { useApp } from '../../state/app-state'
@@ -26,6 +26,11 @@ export function FeedbackBar({ message }: { message: ChatMessageView }): React.JS
   const [saved, setSaved] = useState<string | null>(message.feedback?.testCaseFile ?? null)
   const [busy, setBusy] = useState(false)
   const sql = lastSql(message)
+  // The panel opens under the newest answer, often below the fold: bring it (and the case to review) into view.
+  const panel = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (open) panel.current?.scrollIntoView({ block: 'nearest' })
+  }, [open, draft])
 
   async function attempt<T>(work: () => Promise<T>, what: string): Promise<T | null> {
     setBusy(true)
@@ -78,7 +83,7 @@ export function FeedbackBar({ message }: { message: ChatMessageView }): React.JS
       </span>
       {saved && <span className="badge small" data-testid="feedback-saved">test case {saved}</span>}
       {open && rating && (
-        <div className="feedback-panel" data-testid="feedback-panel">
+        <div className="feedback-panel" data-testid="feedback-panel" ref={panel}>
           <div className="row">
             <input className="input" placeholder={rating === 'up' ? 'What was good? (optional)' : 'What was wrong? (optional)'} aria-label="Feedback note" value={note} onChange={(event) => setNote(event.target.value)} data-testid="feedback-note" />
             <button className="button small" disabled={busy} onClick={() => void saveNote()}>
