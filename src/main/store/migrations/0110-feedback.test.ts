@@ -22,6 +22,9 @@ it('0110-feedback adds a feedback table that keeps its rows when the chat they c
   expect(() => db.exec(`INSERT INTO feedback (project_id, message_id, rating, question, answer, created_at, updated_at) VALUES (1, 'a', 'down', 'q', 'a', 't', 't')`)).toThrow(/UNIQUE/)
   expect(() => db.exec(`INSERT INTO feedback (project_id, rating, question, answer, created_at, updated_at) VALUES (1, 'meh', 'q', 'a', 't', 't')`)).toThrow(/CHECK/)
 
+  const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM feedback WHERE chat_id = 'c'`).all()
+  expect(JSON.stringify(plan)).toContain('feedback_by_chat')
+
   db.exec(`DELETE FROM chats WHERE id = 'c'`)
   expect(db.prepare(`SELECT chat_id, message_id, run_id, rating, question, sql, database_id FROM feedback`).all()).toEqual([
     { chat_id: null, message_id: null, run_id: null, rating: 'up', question: 'How many?', sql: 'SELECT 40', database_id: 'shop' }

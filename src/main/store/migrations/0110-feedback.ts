@@ -28,6 +28,9 @@ export const feedback: Migration = {
         updated_at TEXT NOT NULL
       ) STRICT;
       CREATE INDEX feedback_by_project ON feedback(project_id, rating, updated_at DESC);
+      -- The chat view reads a chat's verdicts; deleting a chat or run nulls its links without a scan.
+      CREATE INDEX feedback_by_chat ON feedback(chat_id);
+      CREATE INDEX feedback_by_run ON feedback(run_id);
     `)
   }
 }
