@@ -6,6 +6,7 @@ import { copyNaoLayout, makeTempDir, REPO_ROOT } from '../../../test/support/fix
 import { unusedLoopbackPort } from '../../../test/support/free-port'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import type { DoctorReport } from '../../shared/api'
+import { runCli } from '../../../test/support/capture-io'
 
 const cleanups: (() => void | Promise<void>)[] = []
 afterEach(async () => {
@@ -97,6 +98,29 @@ describe('glassbox doctor', () => {
     ])
     // The good database still passes beside the broken one.
     expect(report.lines).toContainEqual(expect.objectContaining({ id: 'database', status: 'pass', detail: expect.stringMatching(/^jaffle \(duckdb, jaffle_shop\.duckdb\) answers and is read-only/) }))
+  }, 120_000)
+
+  it('asks a server that does not say whether it takes tools, and says what it cannot tell', async () => {
+    // Neither server reports its window, tool support or a counting endpoint (like vLLM or a bare proxy).
+    const takesTools = await startScriptedServer({ script: [{ text: 'OK' }] })
+    const refusesTools = await startScriptedServer({ script: [{ fault: 'tools-unsupported' }] })
+    cleanups.push(() => takesTools.close(), () => refusesTools.close())
+    const result = await runCli(['doctor', '--project', project(), '--endpoint', takesTools.url, '--endpoint', refusesTools.url, '--model', 'scripted-model', '--data-dir', dataDir(), '--json'])
+    const report: DoctorReport = JSON.parse(result.stdout)
+    const of = (id: string) => report.lines.filter((line) => line.id === id).map((line) => [line.status, line.detail])
+    expect(of('tools')).toEqual([
+      ['pass', `scripted-model at ${takesTools.url}: accepted a request offering a tool`],
+      ['fail', expect.stringMatching(new RegExp(`^scripted-model at ${refusesTools.url.replaceAll('.', '\\.')}: refused a request offering a tool \\(HTTP 400: .*does not support tools`))]
+    ])
+    expect(of('context-window').map(([status]) => status)).toEqual(['warn', 'warn'])
+    expect(of('context-window')[0][1]).toMatch(/the server does not say its window; Glassbox assumes 8,192 tokens/)
+    expect(of('exact-count')).toEqual([
+      ['warn', expect.stringContaining('has no counting endpoint')],
+      ['warn', expect.stringContaining('has no counting endpoint')]
+    ])
+    // The probe offered a tool and asked for one token, nothing more.
+    expect(takesTools.chatRequests().map((request) => request.body)).toEqual([expect.objectContaining({ max_tokens: 1, stream: false, tools: [expect.objectContaining({ type: 'function' })] })])
+    expect(result.code).toBe(1)
   }, 120_000)
 
   it('says the store cannot be written, and still checks the rest', async () => {
