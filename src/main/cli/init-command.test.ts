@@ -156,6 +156,14 @@ describe('glassbox init', () => {
     await expect(runInit([dir, '--database', 'missing.duckdb'], refused.io, null)).rejects.toThrow('database file not found: missing.duckdb')
   }, 60_000)
 
+  it('makes the folder of a database file a project declaring only that file', async () => {
+    const dir = await dataFolder()
+    const { io, out } = captureIo()
+    expect(await runInit([join(dir, 'shop.duckdb'), '--yes', '--no-sync'], io, null)).toBe(0)
+    expect(out()).toContain(`Project "coffee" in ${dir}`)
+    expect(parse(readFileSync(join(dir, 'nao_config.yaml'), 'utf8')).databases.map((entry: { path: string }) => entry.path)).toEqual(['./shop.duckdb'])
+  }, 60_000)
+
   it('writes nothing through a folder that links outside the project', async () => {
     const dir = await dataFolder()
     const elsewhere = makeTempDir()
