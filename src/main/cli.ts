@@ -18,7 +18,9 @@ const commands: Record<string, () => Promise<{ run: Command }>> = {
   memory: () => import('./cli/memory-command'),
   test: () => import('./cli/test-command'),
   sync: () => import('./cli/sync-command'),
-  models: () => import('./cli/models-command')
+  models: () => import('./cli/models-command'),
+  init: () => import('./cli/init-command'),
+  doctor: () => import('./cli/doctor-command')
 }
 
 const USAGE = `Usage: glassbox <command> [options]
@@ -31,7 +33,9 @@ const USAGE = `Usage: glassbox <command> [options]
   test    --project DIR [--endpoint URL]... [--model NAME | --model URL#NAME]... [--timeout S] [--json]
           | --history | --show ID | --compare BEFORE AFTER   (several --model: a matrix)
   sync    --project DIR
-  models  [--endpoint URL] [--json]`
+  models  [--endpoint URL] [--json]
+  init    [DIR] [--yes] [--name N] [--database FILE]... [--no-sync]
+  doctor  --project DIR [--endpoint URL] [--model NAME] [--data-dir DIR] [--json]`
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv

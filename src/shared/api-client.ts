@@ -40,6 +40,12 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     listEvaluations: (input) => call('listEvaluations', input),
     getEvaluation: (input) => call('getEvaluation', input),
     compareEvaluations: (input) => call('compareEvaluations', input),
-    cancelSync: (input) => call('cancelSync', input)
+    cancelSync: (input) => call('cancelSync', input),
+    setFeedback: (input) => call('setFeedback', input),
+    listFeedback: (input) => call('listFeedback', input),
+    previewTestCase: (input) => call('previewTestCase', input),
+    saveTestCase: (input) => call('saveTestCase', input),
+    initProject: (input) => call('initProject', input),
+    checkSetup: (input) => call('checkSetup', input)
   }
 }

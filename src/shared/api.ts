@@ -16,6 +16,22 @@ const chatExtrasInputs = {
   renameChat: z.strictObject({ chatId: id, title: text(500).min(1) })
 }
 
+// Feedback on answers, and answers saved as test cases.
+const rating = z.enum(['up', 'down'])
+const feedbackInputs = {
+  setFeedback: z.strictObject({ messageId: id, rating, note: text(10_000).nullable().optional() }),
+  listFeedback: z.strictObject({ rating: rating.optional(), chatId: id.optional() }),
+  /** The case an answer would become (its question, its last SQL or `sql`, its database), not yet written. */
+  previewTestCase: z.strictObject({ messageId: id, sql: text(100_000).min(1).optional() }),
+  saveTestCase: z.strictObject({ messageId: id, sql: text(100_000).min(1).optional() })
+}
+
+// Setting up: a new project from a folder of data, and the doctor's checks.
+const setupInputs = {
+  initProject: z.strictObject({ path: text(4096).min(1), name: text(200).optional() }),
+  checkSetup: z.strictObject({})
+}
+
 export const apiInputs = {
   ...chatExtrasInputs,
   openProject: z.strictObject({ path: text(4096).min(1) }),
@@ -86,7 +102,9 @@ export const apiInputs = {
   getEvaluation: z.strictObject({ evaluationId: id }),
   compareEvaluations: z.strictObject({ before: id, after: id }),
   // Issue #14: stop a running sync between tables (a running server query is cancelled at once).
-  cancelSync: z.strictObject({})
+  cancelSync: z.strictObject({}),
+  ...feedbackInputs,
+  ...setupInputs
 } as const
 
 export type ApiInputs = { [K in keyof typeof apiInputs]: z.infer<(typeof apiInputs)[K]> }
@@ -134,6 +152,8 @@ export interface ChatMessageView {
   turnId?: string
   /** Assistant message: how its run went (model, timing, tokens), once the run is stored. */
   figures?: MessageFigures
+  /** Assistant message: the user's 👍 / 👎 on it, if any. */
+  feedback?: { rating: FeedbackRating; note: string | null; testCaseFile: string | null }
 }
 
 /** Per-answer figures shown under it. Times in milliseconds; null when not known (e.g. a run that never started). */
@@ -395,6 +415,75 @@ export interface SyncProgress {
   table: string
 }
 
+// Feedback on answers: 👍 / 👎 with a note, and answers saved as evaluation cases.
+
+export type FeedbackRating = 'up' | 'down'
+
+export interface FeedbackView {
+  id: number
+  /** Null once the chat it came from was deleted (the feedback itself is kept). */
+  messageId: string | null
+  chatId: string | null
+  runId: string | null
+  rating: FeedbackRating
+  note: string | null
+  question: string
+  answer: string
+  model: string | null
+  /** The answer's last successful SQL, and the database it ran on. */
+  sql: string | null
+  database: string | null
+  /** What the SQL should have been (👎 → saved as a case). */
+  correctedSql: string | null
+  /** tests/<slug>.yml, once saved as a test case. */
+  testCaseFile: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+/** A test case as it would be written, for review before saving. */
+export interface TestCaseDraft {
+  /** Project-relative path it would be written to (never an existing file). */
+  file: string
+  /** The file's exact text. */
+  yaml: string
+  name: string
+  prompt: string
+  sql: string
+  database: string | null
+}
+
+/** What "New project…" (and `glassbox init`) did. */
+export interface InitSummary {
+  root: string
+  name: string
+  databases: { name: string; path: string; kind: string }[]
+  written: string[]
+  kept: string[]
+  exampleSkipped: string | null
+  syncedTables: number | null
+  syncErrors: string[]
+}
+
+// `glassbox doctor` and the "Check setup" panel: one line per thing checked, with the fix for a ✗.
+
+export interface CheckLine {
+  /** Which check: project, tests, database, model-server, model, context-window, tools, output-cap, exact-count, store… */
+  id: string
+  title: string
+  /** warn: worth knowing, not a fault (it does not fail the report). */
+  status: 'pass' | 'fail' | 'warn'
+  detail: string
+  /** What to do, for a fail or a warn. */
+  fix?: string
+}
+
+export interface DoctorReport {
+  /** No line failed. */
+  ok: boolean
+  lines: CheckLine[]
+}
+
 /** Events pushed from main to the renderer besides request/response. */
 export type PushEvent =
   | { channel: 'run'; event: RunEvent }
@@ -441,6 +530,16 @@ export interface GlassboxApi {
   compareEvaluations(input: ApiInputs['compareEvaluations']): Promise<EvaluationComparison>
   /** Stops the running sync, if any; the tables already written stay complete. */
   cancelSync(input: ApiInputs['cancelSync']): Promise<void>
+  /** 👍 / 👎 on an answer (again: replaces it), with an optional note. */
+  setFeedback(input: ApiInputs['setFeedback']): Promise<FeedbackView>
+  listFeedback(input: ApiInputs['listFeedback']): Promise<FeedbackView[]>
+  previewTestCase(input: ApiInputs['previewTestCase']): Promise<TestCaseDraft>
+  /** Writes the case (never over an existing file) and records it on the answer's feedback. */
+  saveTestCase(input: ApiInputs['saveTestCase']): Promise<{ file: string; feedback: FeedbackView }>
+  /** Makes a project of a folder of data files (never overwriting a file), syncs it and opens it. */
+  initProject(input: ApiInputs['initProject']): Promise<{ summary: InitSummary; project: ProjectInfo }>
+  /** The doctor's checks on the open project, its databases, the configured model server and the store. */
+  checkSetup(input: ApiInputs['checkSetup']): Promise<DoctorReport>
   /** Subscribe to pushed events; returns the unsubscribe function. */
   subscribe(listener: (event: PushEvent) => void): () => void
 }

@@ -13,7 +13,8 @@ import type {
   TestCaseResult,
   ToolCallView,
   EvaluationDetail,
-  EvaluationModelRun
+  EvaluationModelRun,
+  FeedbackView
 } from '../../src/shared/api'
 import type { RunEvent } from '../../src/shared/events'
 import { buildMatrix, compareEvaluations } from '../../src/main/eval/matrix'
@@ -328,6 +329,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     if (event.type === 'error') message.status = 'failed'
   }
 
+  const feedback = new Map<string, FeedbackView>()
   const acceptDelay = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, api.acceptDelayMs))
 
   const api: FakeApi = {
@@ -563,6 +565,43 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       return { tables: TABLES.length }
     },
     async cancelSync() {},
+    async setFeedback({ messageId, rating, note }) {
+      requireProject()
+      const now = new Date().toISOString()
+      const earlier = feedback.get(messageId)
+      const entry: FeedbackView = { id: earlier?.id ?? feedback.size + 1, messageId, chatId: null, runId: null, rating, note: note ?? null, question: 'Fake question', answer: 'Fake answer', model: settings.model, sql: SQL, database: 'jaffle_shop', correctedSql: null, testCaseFile: earlier?.testCaseFile ?? null, createdAt: earlier?.createdAt ?? now, updatedAt: now }
+      feedback.set(messageId, entry)
+      return entry
+    },
+    async listFeedback({ rating }) {
+      return [...feedback.values()].filter((entry) => !rating || entry.rating === rating).reverse()
+    },
+    async previewTestCase({ sql }) {
+      const text = sql ?? SQL
+      return { file: 'tests/fake_question.yml', yaml: `name: fake_question\nprompt: Fake question\nsql: ${text}\ndatabase: jaffle_shop\n`, name: 'fake_question', prompt: 'Fake question', sql: text, database: 'jaffle_shop' }
+    },
+    async saveTestCase({ messageId, sql }) {
+      const entry = feedback.get(messageId) ?? (await api.setFeedback({ messageId, rating: 'up' }))
+      const saved = { ...entry, testCaseFile: 'tests/fake_question.yml', correctedSql: sql ?? null }
+      feedback.set(messageId, saved)
+      return { file: 'tests/fake_question.yml', feedback: saved }
+    },
+    async initProject({ path, name }) {
+      current = { ...project(), root: path, name: name ?? path.split('/').filter(Boolean).pop() ?? 'project' }
+      const summary = { root: path, name: current.name, databases: [{ name: 'shop', path: 'shop.duckdb', kind: 'duckdb' }], written: ['nao_config.yaml', 'RULES.md', '.naoignore', 'tests/row_count_orders.yml'], kept: [], exampleSkipped: null, syncedTables: TABLES.length, syncErrors: [] }
+      return { summary, project: current }
+    },
+    async checkSetup() {
+      return {
+        ok: !options.noModels,
+        lines: [
+          { id: 'project', title: 'Project files parse', status: 'pass', detail: `${FAKE_PROJECT_ROOT}: ${TABLES.length} tables, no problems` },
+          options.noModels
+            ? { id: 'model-server', title: 'Model server', status: 'fail', detail: 'No local model server is running.', fix: 'Start one, then try again.' }
+            : { id: 'model-server', title: 'Model server', status: 'pass', detail: 'http://127.0.0.1:11434/v1 answers' }
+        ]
+      }
+    },
     subscribe(listener) {
       listeners.add(listener)
       return () => {

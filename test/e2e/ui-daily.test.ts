@@ -52,6 +52,25 @@ const SCREENS: Array<{ name: string; open(page: Page): Promise<void> }> = [
   { name: 'memory', open: async (page) => (await page.getByTestId('nav-memory').click(), await page.getByTestId('memory-table').waitFor()) },
   { name: 'tests', open: (page) => page.getByTestId('nav-tests').click() },
   { name: 'settings', open: async (page) => (await page.getByTestId('nav-settings').click(), await page.getByTestId('settings-panel').waitFor()) },
+  {
+    name: 'answer-feedback',
+    async open(page) {
+      await openChat(page, 'Revenue by month')
+      const answer = page.locator('[data-role="assistant"]').last()
+      await answer.getByTestId('feedback-up').click()
+      await answer.getByTestId('test-case-review').waitFor()
+    }
+  },
+  { name: 'feedback', open: async (page) => (await page.getByTestId('nav-feedback').click(), await page.getByTestId('feedback-list').waitFor()) },
+  { name: 'check-setup', open: async (page) => (await page.getByTestId('nav-setup').click(), await page.getByTestId('check-setup-summary').waitFor()) },
+  {
+    name: 'new-project',
+    async open(page) {
+      // Left open by the first theme's pass.
+      if ((await page.getByTestId('new-project-form').count()) === 0) await page.getByTestId('new-project').click()
+      await page.getByTestId('new-project-form').waitFor()
+    }
+  },
   { name: 'help-sheet', open: async (page) => (await page.getByTestId('nav-help').click(), await page.getByTestId('help-sheet').waitFor()) }
 ]
 

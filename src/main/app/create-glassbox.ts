@@ -11,6 +11,7 @@ import type { ApiInputs, ChatDetail, GlassboxApi, ModelServerView, PushEvent, Se
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
 import { EvaluationError, EvaluationService } from './evaluation'
+import { FeedbackService } from './feedback'
 import type { EvalModel } from '../eval/run-evaluation'
 import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
@@ -66,6 +67,8 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
   forkSelection?: string
   /** Ask the model server for its window before assembling (the command line); the app previews instantly. */
   resolveModel?: boolean
+  /** Preview for this model instead of the configured one (the doctor checks each server it is given). */
+  model?: EvalModel
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
@@ -185,7 +188,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   async function preview(input: PreviewOptions): Promise<PromptPreview> {
     const project = session()
     const snapshot = project.snapshot()
-    const current = settings()
+    const current = input.model ? { ...settings(), endpoint: input.model.endpoint, model: input.model.model } : settings()
     const testMode = input.testMode ?? current.testMode
     const chat = input.chatId ? store.chats.get(input.chatId) : null
     const extras = { attachments: input.attachments, tables: input.tables, skill: input.skill }
@@ -246,6 +249,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     systemPrompt: async () => (await preview({ question: '', testMode: true })).system
   })
 
+  const feedback = new FeedbackService({ store, session })
+
   /** The models an evaluation asks for, each on a server: a named one, else the configured one. */
   async function evaluationModels(requested: { endpoint?: string; model: string }[] | undefined): Promise<EvalModel[]> {
     const current = settings()
@@ -284,7 +289,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return store.chats.create(session().projectId, { title, channel: channel ?? null })
     },
     async getChat({ chatId }) {
-      return withRunErrors(store, store.chats.get(chatId))
+      return withFeedback(store, withRunErrors(store, store.chats.get(chatId)))
     },
     async deleteChat({ chatId }) {
       store.chats.delete(chatId)
@@ -391,6 +396,31 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     async cancelSync() {
       for (const controller of syncs) controller.abort()
     },
+    async setFeedback(input) {
+      return feedback.rate(input)
+    },
+    async listFeedback(filter) {
+      return feedback.list(filter)
+    },
+    async previewTestCase({ messageId, sql }) {
+      return feedback.draft(messageId, sql)
+    },
+    async saveTestCase({ messageId, sql }) {
+      return feedback.save(messageId, sql)
+    },
+    async initProject({ path, name }) {
+      // Loaded on use: init opens the data files with DuckDB.
+      const { applyInit, planInit } = await import('../init/init-project')
+      const report = await applyInit(await planInit({ target: path, name }))
+      const project = (await open(report.root)).info()
+      const databases = report.databases.map(({ name, path, kind }) => ({ name, path, kind }))
+      const summary = { root: report.root, name: report.name, databases, written: report.written, kept: report.kept, exampleSkipped: report.exampleSkipped, syncedTables: report.sync?.tables ?? null, syncErrors: report.sync?.errors ?? [] }
+      return { summary, project }
+    },
+    async checkSetup() {
+      const [{ runDoctor, DOCTOR_CHECKS }, { doctorContext }] = await Promise.all([import('../doctor'), import('../doctor/context')])
+      return runDoctor(doctorContext(api, { endpoints: [], model: null }), DOCTOR_CHECKS)
+    },
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -407,6 +437,17 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     }
   }
   return api
+}
+
+/** Each rated answer carries its 👍 / 👎, so the chat shows it after a reload. */
+function withFeedback(store: Store, chat: ChatDetail): ChatDetail {
+  const rated = store.feedback.forChat(chat.id)
+  if (rated.size === 0) return chat
+  const mark = (message: ChatDetail['messages'][number]): ChatDetail['messages'][number] => {
+    const found = rated.get(message.id)
+    return found ? { ...message, feedback: { rating: found.rating, note: found.note, testCaseFile: found.testCaseFile } } : message
+  }
+  return { ...chat, messages: chat.messages.map(mark), ...(chat.versions ? { versions: chat.versions.map((version) => ({ ...version, messages: version.messages.map(mark) })) } : {}) }
 }
 
 /** A failed answer carries its run's error, said once beside whatever the model wrote before it failed. */

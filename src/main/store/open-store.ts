@@ -13,6 +13,7 @@ import { RunsRepo } from './runs-repo'
 import { SettingsRepo } from './settings-repo'
 import { EvaluationsRepo } from './evaluations-repo'
 import { TokenScalesRepo } from './token-scales-repo'
+import { FeedbackRepo } from './feedback-repo'
 
 export const STORE_FILE = 'glassbox.sqlite'
 
@@ -40,6 +41,7 @@ export interface Store {
   readonly settings: SettingsRepo
   readonly evaluations: EvaluationsRepo
   readonly tokenScales: TokenScalesRepo
+  readonly feedback: FeedbackRepo
   /** Runs `work` atomically (repository calls inside join the same transaction). */
   transaction<T>(work: () => T): T
   close(): void
@@ -114,6 +116,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     settings: new SettingsRepo(context, projects),
     evaluations: new EvaluationsRepo(context),
     tokenScales: new TokenScalesRepo(context),
+    feedback: new FeedbackRepo(context),
     transaction: (work) => context.write(work),
     close: () => db.close()
   }

@@ -80,7 +80,13 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     listEvaluations: (input) => api.listEvaluations(parse('listEvaluations', i.listEvaluations, input)),
     getEvaluation: (input) => api.getEvaluation(parse('getEvaluation', i.getEvaluation, input)),
     compareEvaluations: (input) => api.compareEvaluations(parse('compareEvaluations', i.compareEvaluations, input)),
-    cancelSync: (input) => api.cancelSync(parse('cancelSync', i.cancelSync, input))
+    cancelSync: (input) => api.cancelSync(parse('cancelSync', i.cancelSync, input)),
+    setFeedback: (input) => api.setFeedback(parse('setFeedback', i.setFeedback, input)),
+    listFeedback: (input) => api.listFeedback(parse('listFeedback', i.listFeedback, input)),
+    previewTestCase: (input) => api.previewTestCase(parse('previewTestCase', i.previewTestCase, input)),
+    saveTestCase: (input) => api.saveTestCase(parse('saveTestCase', i.saveTestCase, input)),
+    initProject: (input) => api.initProject(parse('initProject', i.initProject, input)),
+    checkSetup: (input) => api.checkSetup(parse('checkSetup', i.checkSetup, input))
   }
 }
 

@@ -97,6 +97,24 @@ describe('web mode against hostile input (#11)', () => {
     expect(run.status).toBe(404)
   })
 
+  it('answers feedback on an unknown answer with 404, on a question with 400, and init of a missing folder with 400', async () => {
+    for (const [op, body] of [['setFeedback', { messageId: 'no-such-message', rating: 'up' }], ['previewTestCase', { messageId: 'no-such-message' }], ['saveTestCase', { messageId: 'no-such-message' }]] as const) {
+      const response = await call(op, body)
+      expect(response.status, op).toBe(404)
+      expect(await errorOf(response), op).toMatch(/no message with id no-such-message/)
+    }
+    const chat = z.object({ result: z.object({ id: z.string() }) }).parse(await (await call('createChat', {})).json()).result
+    await call('sendMessage', { chatId: chat.id, text: 'hello' })
+    const question = z.object({ result: z.object({ messages: z.array(z.object({ id: z.string(), role: z.string() })) }) }).parse(await (await call('getChat', { chatId: chat.id })).json()).result.messages[0]
+    const rated = await call('setFeedback', { messageId: question.id, rating: 'down' })
+    expect(rated.status).toBe(400)
+    expect(await errorOf(rated)).toBe('Only answers can be rated.')
+    expect((await call('setFeedback', { messageId: question.id, rating: 'meh' })).status).toBe(400)
+    const init = await call('initProject', { path: '/no/such/folder' })
+    expect(init.status).toBe(400)
+    expect(await errorOf(init)).toBe('not found: /no/such/folder')
+  })
+
   it('refuses attachments under .git/, hidden by .naoignore, or outside the project (B9): 400, nothing sent', async () => {
     const chat = z.object({ result: z.object({ id: z.string() }) }).parse(await (await call('createChat', {})).json()).result
     for (const attachment of ['.git/config', 'private/notes.txt', '/etc/hostname', '../../etc/passwd']) {

@@ -11,6 +11,8 @@ import { MessageInputError } from '../app/message-inputs'
 import { PathOutsideProjectError, ProjectPathMissingError } from '../project/safe-path'
 import { AttachmentError } from '../prompt/user/attachments'
 import { StoreNotFoundError } from '../store/errors'
+import { FeedbackError } from '../app/feedback'
+import { InitError } from '../init/init-project'
 
 // Web mode: the same services as the desktop app behind a loopback-only HTTP API.
 //   POST /api/<operation>   JSON body validated by the operation's schema, `Authorization: Bearer <token>`
@@ -220,7 +222,7 @@ function capConnections(server: Server, cap: number): void {
 /** Bad input the caller can fix is a 4xx with the service's own message; only our own failures are a 500. */
 function statusOfServiceError(error: unknown): number {
   if (error instanceof StoreNotFoundError) return 404
-  const badInput = [MessageInputError, AttachmentError, PathOutsideProjectError, ProjectPathMissingError, InvalidEndpointError]
+  const badInput = [MessageInputError, AttachmentError, PathOutsideProjectError, ProjectPathMissingError, InvalidEndpointError, FeedbackError, InitError]
   return badInput.some((kind) => error instanceof kind) ? 400 : 500
 }
 

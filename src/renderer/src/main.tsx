@@ -1,5 +1,6 @@
 import './styles.css'
 import './daily-use.css'
+import './setup-feedback.css'
 import './theme.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'

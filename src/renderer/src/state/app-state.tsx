@@ -8,7 +8,7 @@ import { errorMessage } from '../../../shared/error-message'
 // App-wide state: the open project, settings, detected model servers, the chat list and which chat or
 // panel is showing. Push events are fanned out to components through `onPush`.
 
-export type View = 'chat' | 'memory' | 'settings' | 'tests'
+export type View = 'chat' | 'memory' | 'settings' | 'tests' | 'feedback' | 'setup'
 
 export interface Toast {
   id: number

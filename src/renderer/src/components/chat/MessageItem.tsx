@@ -9,6 +9,7 @@ import { FollowUpChips } from './FollowUpChips'
 import { LazyMarkdown } from './LazyMarkdown'
 import { ToolCallCard } from './ToolCallCard'
 import { RunError } from './RunError'
+import { FeedbackBar } from '../feedback/FeedbackBar'
 import { characterCount } from '../../plural'
 import { ErrorBoundary } from '../common/ErrorBoundary'
 
@@ -170,6 +171,7 @@ function AssistantMessage({ message, isLast, busy, actions, version, archived }:
               Inspect prompt
             </button>
           )}
+          {!archived && message.status === 'done' && !message.id.startsWith('live-') && <FeedbackBar message={message} />}
           <span className="hint">Select text to fork a chat from it</span>
         </div>
       )}

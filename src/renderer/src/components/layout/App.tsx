@@ -9,6 +9,8 @@ import { Inspector } from '../inspector/Inspector'
 import { MemoryManager } from '../panels/MemoryManager'
 import { SettingsPanel } from '../panels/SettingsPanel'
 import { TestsPanel } from '../panels/TestsPanel'
+import { FeedbackPanel } from '../feedback/FeedbackPanel'
+import { CheckSetupPanel } from '../setup/CheckSetupPanel'
 import { HelpSheet } from './HelpSheet'
 import { PaneResizer } from './PaneResizer'
 import { Sidebar } from './Sidebar'
@@ -115,6 +117,10 @@ export function App(): React.JSX.Element {
             <SettingsPanel />
           ) : view === 'tests' ? (
             <TestsPanel onInspectRun={inspectRun} />
+          ) : view === 'feedback' ? (
+            <FeedbackPanel />
+          ) : view === 'setup' ? (
+            <CheckSetupPanel />
           ) : (
             <ChatView
               controller={controller}

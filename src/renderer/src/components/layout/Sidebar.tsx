@@ -3,6 +3,7 @@ import type { ChatSummary } from '../../../../shared/api'
 import { useApp, type View } from '../../state/app-state'
 import { plural } from '../../plural'
 import { RenameField } from './RenameField'
+import { NewProjectForm } from '../setup/NewProjectForm'
 
 // Project (open a folder, recent folders), chats (search, new) and the panels.
 
@@ -39,6 +40,8 @@ export function Sidebar({ onHelp }: { onHelp(): void }): React.JSX.Element {
           [
             ['memory', 'Memory'],
             ['tests', 'Tests'],
+            ['feedback', 'Feedback'],
+            ['setup', 'Check setup'],
             ['settings', 'Settings']
           ] satisfies [View, string][]
         ).map(([id, label]) => (
@@ -110,6 +113,7 @@ function ProjectBox(): React.JSX.Element {
   const editing = editingWanted || !project
   const [path, setPath] = useState('')
   const [opening, setOpening] = useState(false)
+  const [creating, setCreating] = useState(false)
 
   async function open(target: string): Promise<void> {
     if (!target.trim()) return
@@ -131,7 +135,9 @@ function ProjectBox(): React.JSX.Element {
   return (
     <div className="project-box">
       <span className="sidebar-label">Project</span>
-      {project && !editing ? (
+      {creating ? (
+        <NewProjectForm onDone={() => (setCreating(false), setEditing(false))} />
+      ) : project && !editing ? (
         <div className="project-current">
           <div className="project-name" title={project.root} data-testid="project-name">
             {project.name}
@@ -141,6 +147,9 @@ function ProjectBox(): React.JSX.Element {
           </div>
           <button className="link-button small" onClick={() => (transport.pickFolder ? void pick() : setEditing(true))}>
             Open another folder…
+          </button>
+          <button className="link-button small" onClick={() => setCreating(true)} data-testid="new-project">
+            New project…
           </button>
         </div>
       ) : (
@@ -161,9 +170,12 @@ function ProjectBox(): React.JSX.Element {
               </button>
             )}
           </div>
+          <button className="link-button small" type="button" onClick={() => setCreating(true)} data-testid="new-project">
+            New project from a data folder…
+          </button>
         </form>
       )}
-      {editing && recentProjects.length > 0 && (
+      {editing && !creating && recentProjects.length > 0 && (
         <ul className="recent-list">
           <li className="muted small">Recent</li>
           {recentProjects.map((recent) => (

@@ -1,0 +1,43 @@
+import type { ModelInfo } from '../agent/discovery'
+import type { DatabasePool } from '../agent/sql/database-pool'
+import type { ProjectSnapshot } from '../project/types'
+import type { CheckLine } from '../../shared/api'
+import type { PromptPreview } from '../../shared/prompt'
+
+// The doctor is a list of small checks over one context. A check returns its lines (one per thing it
+// looked at: each database, each model server); adding a check is one more entry in DOCTOR_CHECKS.
+
+export type { CheckLine }
+
+/** A model server the doctor looks at, as it answered (once, shared by every model check). */
+export interface ServerProbe {
+  baseUrl: string
+  /** The model asked for (--model, the setting), else the first one the server lists. */
+  model: string | null
+  /** What GET /models listed; null when the server could not be reached. */
+  models: ModelInfo[] | null
+  /** Why the server could not be reached or listed, in the app's words. */
+  error: string | null
+}
+
+export interface DoctorContext {
+  root: string
+  snapshot: ProjectSnapshot
+  databases: () => DatabasePool
+  /** The store: where it is, and why it cannot be written (null: it can). */
+  store: { file: string; problem: string | null }
+  /** Servers to check (each --endpoint, else the configured one, else those found on this machine). */
+  servers: () => Promise<ServerProbe[]>
+  /** The prompt a new question would send to this model now (budget against its real window). */
+  preview: (endpoint: { baseUrl: string; model: string }) => Promise<PromptPreview>
+  /** Sends one tiny chat request offering a tool; resolves with the server's error text, or null when accepted. */
+  tryToolCall: (endpoint: { baseUrl: string; model: string }) => Promise<string | null>
+  /** Prompt tokens the server counts for a tiny request, or null when it has no counting endpoint. */
+  countTokens: (endpoint: { baseUrl: string; model: string }) => Promise<number | null>
+}
+
+export type DoctorCheck = (context: DoctorContext) => Promise<CheckLine[]>
+
+export const pass = (id: string, title: string, detail: string): CheckLine => ({ id, title, status: 'pass', detail })
+export const warn = (id: string, title: string, detail: string, fix?: string): CheckLine => ({ id, title, status: 'warn', detail, ...(fix ? { fix } : {}) })
+export const fail = (id: string, title: string, detail: string, fix: string): CheckLine => ({ id, title, status: 'fail', detail, fix })
