@@ -23,7 +23,7 @@ describe('saving a test case', () => {
     const file = saveTestCase(root, { name: 'Orders in 2018?', prompt: 'How many orders in 2018?', sql: 'SELECT count(*)\nFROM orders', database: 'shop' })
     expect(file).toBe('tests/orders_in_2018.yml')
     expect(await loadTestCases(root)).toEqual([
-      { file: 'tests/orders_in_2018.yml', name: 'Orders in 2018?', prompt: 'How many orders in 2018?', sql: 'SELECT count(*)\nFROM orders', database: 'shop' }
+      { file: 'tests/orders_in_2018.yml', name: 'Orders in 2018?', prompt: 'How many orders in 2018?', sql: ['SELECT count(*)\nFROM orders'], database: 'shop', extraColumns: 'ignore', duplicates: 'count' }
     ])
   })
 
