@@ -5,6 +5,7 @@ import type { ProjectSnapshot } from '../project/types'
 import type { Store } from '../store'
 import type { ProjectInfo } from '../../shared/api'
 import { exampleQuestions } from './example-questions'
+import { TrustGate, withTrustGate, type TrustGateOptions } from '../trust'
 
 // The open project: its live model (watched in the app, loaded once for the CLI), its row in the store and
 // the databases the agent may query. The pool is rebuilt only when the snapshot changes.
@@ -14,14 +15,21 @@ export class ProjectSession {
 
   private constructor(
     private readonly model: ProjectModel,
-    readonly projectId: number
+    readonly projectId: number,
+    /** What this project may do beyond its folder, as the user approved it. */
+    readonly trust: TrustGate
   ) {}
 
-  static async open(store: Store, path: string, options: { watch: boolean }): Promise<ProjectSession> {
+  static async open(store: Store, path: string, options: { watch: boolean; trust?: TrustGateOptions }): Promise<ProjectSession> {
     const model = options.watch ? await openProject(path) : staticModel(await loadProject(path))
     const snapshot = model.snapshot()
     const record = store.projects.ensure(snapshot.root, snapshot.name)
-    return new ProjectSession(model, record.id)
+    return new ProjectSession(model, record.id, new TrustGate(snapshot.root, store.trust, options.trust))
+  }
+
+  /** Runs work that may connect to the project's servers under this project's approvals. */
+  trusted<T>(work: () => T): T {
+    return withTrustGate(this.trust, work)
   }
 
   snapshot(): ProjectSnapshot {

@@ -13,6 +13,7 @@ import { RunsRepo } from './runs-repo'
 import { SettingsRepo } from './settings-repo'
 import { EvaluationsRepo } from './evaluations-repo'
 import { TokenScalesRepo } from './token-scales-repo'
+import { TrustApprovalsRepo } from '../trust/approvals-repo'
 
 export const STORE_FILE = 'glassbox.sqlite'
 
@@ -40,6 +41,8 @@ export interface Store {
   readonly settings: SettingsRepo
   readonly evaluations: EvaluationsRepo
   readonly tokenScales: TokenScalesRepo
+  /** What the user approved each project to do beyond its folder (servers, environment variables, processes). */
+  readonly trust: TrustApprovalsRepo
   /** Runs `work` atomically (repository calls inside join the same transaction). */
   transaction<T>(work: () => T): T
   close(): void
@@ -114,6 +117,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     settings: new SettingsRepo(context, projects),
     evaluations: new EvaluationsRepo(context),
     tokenScales: new TokenScalesRepo(context),
+    trust: new TrustApprovalsRepo(context),
     transaction: (work) => context.write(work),
     close: () => db.close()
   }
