@@ -40,6 +40,11 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     listEvaluations: (input) => call('listEvaluations', input),
     getEvaluation: (input) => call('getEvaluation', input),
     compareEvaluations: (input) => call('compareEvaluations', input),
-    cancelSync: (input) => call('cancelSync', input)
+    cancelSync: (input) => call('cancelSync', input),
+    getTrust: (input) => call('getTrust', input),
+    approveTrust: (input) => call('approveTrust', input),
+    revokeTrust: (input) => call('revokeTrust', input),
+    getMcpStatus: (input) => call('getMcpStatus', input),
+    restartMcpServer: (input) => call('restartMcpServer', input)
   }
 }

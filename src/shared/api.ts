@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { RunEvent } from './events'
 import type { Diagnostic, MemoryCategory, PromptPreview } from './prompt'
+import type { McpStatus, TrustEntryView } from './trust'
 
 // The API contract between the renderer and the main-process services. The desktop app carries it over
 // IPC (one preload function per operation), web mode over loopback HTTP + server-sent events. Every input
@@ -16,8 +17,18 @@ const chatExtrasInputs = {
   renameChat: z.strictObject({ chatId: id, title: text(500).min(1) })
 }
 
+// Trust on first use (what a project may do beyond its folder) and the project's MCP servers.
+const trustInputs = {
+  getTrust: z.strictObject({}),
+  approveTrust: z.strictObject({ fingerprint: id }),
+  revokeTrust: z.strictObject({ fingerprint: id }),
+  getMcpStatus: z.strictObject({}),
+  restartMcpServer: z.strictObject({ name: text(200).min(1) })
+}
+
 export const apiInputs = {
   ...chatExtrasInputs,
+  ...trustInputs,
   openProject: z.strictObject({ path: text(4096).min(1) }),
   listChats: z.strictObject({ search: text(500).optional() }),
   createChat: z.strictObject({ title: text(500).optional(), channel: text(50).optional() }),
@@ -392,6 +403,10 @@ export type PushEvent =
   | { channel: 'evaluation-progress'; progress: EvaluationProgress }
   /** Memories learned in the background from a chat (the UI says so quietly, with undo). */
   | { channel: 'memory-learned'; chatId: string; memories: MemoryView[] }
+  /** The project asked for something not approved yet (the trust dialog opens). */
+  | { channel: 'trust-requested'; entries: TrustEntryView[] }
+  /** An MCP server of the project started, failed, stopped or listed its tools. */
+  | { channel: 'mcp-changed'; status: McpStatus }
 
 /** Every operation the UI can call: one function each, nothing generic. */
 export interface GlassboxApi {
@@ -429,6 +444,13 @@ export interface GlassboxApi {
   compareEvaluations(input: ApiInputs['compareEvaluations']): Promise<EvaluationComparison>
   /** Stops the running sync, if any; the tables already written stay complete. */
   cancelSync(input: ApiInputs['cancelSync']): Promise<void>
+  /** What the open project asks to do beyond its folder, and what the user approved. */
+  getTrust(input: ApiInputs['getTrust']): Promise<TrustEntryView[]>
+  approveTrust(input: ApiInputs['approveTrust']): Promise<TrustEntryView[]>
+  revokeTrust(input: ApiInputs['revokeTrust']): Promise<TrustEntryView[]>
+  getMcpStatus(input: ApiInputs['getMcpStatus']): Promise<McpStatus>
+  /** Stops and starts one MCP server again (a server not approved stays stopped). */
+  restartMcpServer(input: ApiInputs['restartMcpServer']): Promise<McpStatus>
   /** Subscribe to pushed events; returns the unsubscribe function. */
   subscribe(listener: (event: PushEvent) => void): () => void
 }

@@ -19,6 +19,7 @@ import type { RunEvent } from '../../src/shared/events'
 import { buildMatrix, compareEvaluations } from '../../src/main/eval/matrix'
 import type { RequestMessage } from '../../src/shared/prompt'
 import { buildFakePreview } from './fake-prompt'
+import type { McpStatus, TrustEntryView } from '../../src/shared/trust'
 
 // A deterministic GlassboxApi for UI tests: the nao example's shape, a seeded chat, scripted runs streamed
 // as real RunEvents (reasoning, text deltas, an execute_sql call with rows, a chart, follow-ups), memories,
@@ -36,6 +37,8 @@ export interface FakeApiOptions {
   noModels?: boolean
   /** Seed a heavy chat: 20 answers, each with a 500-row query result and a chart of it (long-task test). */
   heavyChat?: boolean
+  /** The project asks to connect to a server and to start an MCP server, neither approved yet. */
+  untrusted?: boolean
 }
 
 export const FAKE_PROJECT_ROOT = '/projects/nao-example'
@@ -314,6 +317,9 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
 
   const acceptDelay = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, api.acceptDelayMs))
 
+  let trust: TrustEntryView[] = options.untrusted ? fakeTrustEntries() : []
+  let mcp: McpStatus = options.untrusted ? fakeMcpStatus() : { configFile: null, servers: [], problems: [] }
+
   const api: FakeApi = {
     pushed,
     acceptDelayMs: 0,
@@ -547,6 +553,27 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       return { tables: TABLES.length }
     },
     async cancelSync() {},
+    async getTrust() {
+      requireProject()
+      return trust
+    },
+    async approveTrust({ fingerprint }) {
+      trust = trust.map((entry) => (entry.fingerprint === fingerprint ? { ...entry, approved: true, approvedAt: '2026-01-01T00:00:00.000Z' } : entry))
+      mcp = { ...mcp, servers: mcp.servers.map((server) => (server.fingerprint === fingerprint ? { ...server, state: 'ready' } : server)) }
+      return trust
+    },
+    async revokeTrust({ fingerprint }) {
+      trust = trust.map((entry) => (entry.fingerprint === fingerprint ? { ...entry, approved: false, approvedAt: null } : entry))
+      mcp = { ...mcp, servers: mcp.servers.map((server) => (server.fingerprint === fingerprint ? { ...server, state: 'not-approved' } : server)) }
+      return trust
+    },
+    async getMcpStatus() {
+      requireProject()
+      return mcp
+    },
+    async restartMcpServer() {
+      return mcp
+    },
     subscribe(listener) {
       listeners.add(listener)
       return () => {
@@ -560,4 +587,33 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     }
   }
   return api
+}
+
+function fakeTrustEntries(): TrustEntryView[] {
+  return [
+    {
+      fingerprint: 'f-warehouse',
+      request: { kind: 'server', name: 'warehouse', engine: 'postgres', host: 'db.internal', port: 5432, database: 'analytics', user: 'analyst', variables: ['PG_PASSWORD'] },
+      description: 'connect to db.internal:5432 (postgres database analytics) as analyst with $PG_PASSWORD',
+      approved: false,
+      approvedAt: null,
+      askedNow: true
+    },
+    {
+      fingerprint: 'f-metabase',
+      request: { kind: 'process', name: 'metabase', command: 'npx', args: ['-y', '@getnao/metabase-mcp-server@latest'], env: ['METABASE_API_KEY=${METABASE_API_KEY}'], variables: ['METABASE_API_KEY'] },
+      description: 'start the process `npx -y @getnao/metabase-mcp-server@latest` (environment: METABASE_API_KEY=${METABASE_API_KEY}) with $METABASE_API_KEY',
+      approved: false,
+      approvedAt: null,
+      askedNow: true
+    }
+  ]
+}
+
+function fakeMcpStatus(): McpStatus {
+  return {
+    configFile: 'agent/mcps/mcp.json',
+    servers: [{ name: 'metabase', state: 'not-approved', commandLine: 'npx -y @getnao/metabase-mcp-server@latest', fingerprint: 'f-metabase', tools: [], error: null, stderrTail: null }],
+    problems: []
+  }
 }

@@ -80,7 +80,12 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     listEvaluations: (input) => api.listEvaluations(parse('listEvaluations', i.listEvaluations, input)),
     getEvaluation: (input) => api.getEvaluation(parse('getEvaluation', i.getEvaluation, input)),
     compareEvaluations: (input) => api.compareEvaluations(parse('compareEvaluations', i.compareEvaluations, input)),
-    cancelSync: (input) => api.cancelSync(parse('cancelSync', i.cancelSync, input))
+    cancelSync: (input) => api.cancelSync(parse('cancelSync', i.cancelSync, input)),
+    getTrust: (input) => api.getTrust(parse('getTrust', i.getTrust, input)),
+    approveTrust: (input) => api.approveTrust(parse('approveTrust', i.approveTrust, input)),
+    revokeTrust: (input) => api.revokeTrust(parse('revokeTrust', i.revokeTrust, input)),
+    getMcpStatus: (input) => api.getMcpStatus(parse('getMcpStatus', i.getMcpStatus, input)),
+    restartMcpServer: (input) => api.restartMcpServer(parse('restartMcpServer', i.restartMcpServer, input))
   }
 }
 
