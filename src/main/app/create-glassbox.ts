@@ -118,6 +118,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   }
 
   async function open(path: string): Promise<ProjectSession> {
+    // Set once open: the session's callbacks may fire while it opens (an MCP server starting), before it is current.
+    let opened: ProjectSession | null = null
     const next = await ProjectSession.open(store, path, {
       watch: options.watch ?? true,
       trust: {
@@ -125,13 +127,14 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         // The dialog opens with everything the project still asks, the refused request among them.
         onRefused: (request) => {
           options.trust?.onRefused?.(request)
-          if (current === next) push({ channel: 'trust-requested', entries: next.trustEntries().filter((entry) => !entry.approved) })
+          if (opened && current === opened) push({ channel: 'trust-requested', entries: opened.trustEntries().filter((entry) => !entry.approved) })
         }
       },
       onMcpChange: (status) => {
-        if (current === next) push({ channel: 'mcp-changed', status })
+        if (opened && current === opened) push({ channel: 'mcp-changed', status })
       }
     })
+    opened = next
     stopWatching()
     await current?.close()
     current = next

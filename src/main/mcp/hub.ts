@@ -81,7 +81,13 @@ export class McpHub {
       if (this.servers.has(spec.name)) continue
       const runtime: Runtime = { spec, fingerprint: fingerprintOf(spec.trust), state: 'not-approved', client: null, tools: [], error: null, stderr: '', generation: 0 }
       this.servers.set(spec.name, runtime)
-      if (this.trust.isApproved(spec.trust)) starts.push(this.start(runtime))
+      // Approved earlier, or now (--trust-project, a yes on the terminal); otherwise listed for the dialog.
+      starts.push(
+        this.trust.require(spec.trust).then(
+          () => (this.servers.get(spec.name) === runtime ? this.start(runtime) : undefined),
+          () => undefined
+        )
+      )
     }
     if (this.options.watch) this.watchFiles()
     this.changed()
