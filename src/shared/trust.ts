@@ -39,6 +39,12 @@ export const trustRequestSchema = z.discriminatedUnion('kind', [
 ])
 
 export type TrustRequest = z.infer<typeof trustRequestSchema>
+
+/** A command line as a shell would need it typed: an argument with spaces or quotes is quoted. */
+export function commandLine(command: string, args: readonly string[]): string {
+  return [command, ...args].map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, `'\\''`)}'`)).join(' ')
+}
+
 export type ServerTrustRequest = Extract<TrustRequest, { kind: 'server' }>
 export type ProcessTrustRequest = Extract<TrustRequest, { kind: 'process' }>
 export type RemoteToolsTrustRequest = Extract<TrustRequest, { kind: 'remote-tools' }>

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
-import type { TrustRequest } from '../../shared/trust'
+import { commandLine, type TrustRequest } from '../../shared/trust'
 
 // What a project asks to do that reaches beyond its folder: connect to a server it names (and send it the
 // user's environment variables), or start a process. Each request is shown to the user exactly as below and
 // approved by its fingerprint, so any change to what was shown (host, port, user, variables, command line)
 // is a new request that asks again.
 
+export { commandLine } from '../../shared/trust'
 export type { ProcessTrustRequest, RemoteToolsTrustRequest, ServerTrustRequest, TrustRequest } from '../../shared/trust'
 
 /** Stable over label changes and key order; changes with anything the user is shown and approves. */
@@ -30,11 +31,6 @@ export function describeRequest(request: TrustRequest): string {
     return `start the process \`${commandLine(request.command, request.args)}\`${env}${secrets}`
   }
   return `connect to the MCP server at ${request.url}${secrets}`
-}
-
-/** A command line as a shell would need it typed: arguments with spaces or quotes are quoted. */
-export function commandLine(command: string, args: readonly string[]): string {
-  return [command, ...args].map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, `'\\''`)}'`)).join(' ')
 }
 
 /** The line a refused action reports, telling where to approve it. */

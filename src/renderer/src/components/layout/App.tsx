@@ -15,6 +15,8 @@ import { Sidebar } from './Sidebar'
 import { Toasts } from './Toasts'
 import { TopBar } from './TopBar'
 import { useLearnedMemoryNotices } from '../../state/use-learned-memories'
+import { useTrust } from '../../state/use-trust'
+import { TrustDialog } from './TrustDialog'
 
 // Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
 // it and the inspector previews it. Panes are resizable and remembered; when the inspector would leave the
@@ -60,6 +62,7 @@ export function App(): React.JSX.Element {
     [newChat]
   )
   useLearnedMemoryNotices()
+  const trust = useTrust()
   const inspectRun = useCallback((runId: string) => {
     setInspectedRun(runId)
     setInspectorOpen(true)
@@ -106,7 +109,7 @@ export function App(): React.JSX.Element {
         ) : view === 'memory' ? (
           <MemoryManager />
         ) : view === 'settings' ? (
-          <SettingsPanel />
+          <SettingsPanel trust={trust} />
         ) : view === 'tests' ? (
           <TestsPanel onInspectRun={inspectRun} />
         ) : (
@@ -134,6 +137,7 @@ export function App(): React.JSX.Element {
       )}
       {inspectorShown && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => (layout === 'tab' ? setOverlayOpen(false) : setInspectorOpen(false))} />}
       {helpOpen && <HelpSheet onClose={() => setHelpOpen(false)} />}
+      {project && <TrustDialog trust={trust} />}
     </div>
   )
 }
