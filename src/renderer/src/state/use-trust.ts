@@ -12,12 +12,17 @@ export interface TrustState {
   approve(fingerprint: string): Promise<void>
   revoke(fingerprint: string): Promise<void>
   restart(name: string): Promise<void>
+  /** The dialog opens when the project was refused something, or on the user's request. */
+  dialogOpen: boolean
+  showDialog(): void
+  hideDialog(): void
 }
 
 export function useTrust(): TrustState {
   const { api, project, onPush, notify, bumpRevision } = useApp()
   const [entries, setEntries] = useState<TrustEntryView[]>([])
   const [mcp, setMcp] = useState<McpStatus | null>(null)
+  const [dialogOpen, setDialogOpen] = useState(false)
   const root = project?.root ?? null
 
   useEffect(() => {
@@ -37,7 +42,10 @@ export function useTrust(): TrustState {
         bumpRevision()
       }
       // The refused request is among everything still unapproved; approved ones stay as they were.
-      if (event.channel === 'trust-requested') void api.getTrust({}).then((loaded) => !cancelled && setEntries(loaded), () => undefined)
+      if (event.channel === 'trust-requested') {
+        setDialogOpen(true)
+        void api.getTrust({}).then((loaded) => !cancelled && setEntries(loaded), () => undefined)
+      }
       if (event.channel === 'project-changed') void api.getTrust({}).then((loaded) => !cancelled && setEntries(loaded), () => undefined)
     })
     return () => {
@@ -80,5 +88,7 @@ export function useTrust(): TrustState {
     },
     [api, notify]
   )
-  return { entries, mcp, approve, revoke, restart }
+  const showDialog = useCallback(() => setDialogOpen(true), [])
+  const hideDialog = useCallback(() => setDialogOpen(false), [])
+  return { entries, mcp, approve, revoke, restart, dialogOpen, showDialog, hideDialog }
 }

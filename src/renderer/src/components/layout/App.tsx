@@ -16,7 +16,7 @@ import { Toasts } from './Toasts'
 import { TopBar } from './TopBar'
 import { useLearnedMemoryNotices } from '../../state/use-learned-memories'
 import { useTrust } from '../../state/use-trust'
-import { TrustDialog } from './TrustDialog'
+import { TrustDialog, TrustIndicator } from './TrustDialog'
 
 // Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
 // it and the inspector previews it. Panes are resizable and remembered; when the inspector would leave the
@@ -96,7 +96,7 @@ export function App(): React.JSX.Element {
       >
         Skip to the message box
       </a>
-      <TopBar />
+      <TopBar extra={project ? <TrustIndicator trust={trust} /> : null} />
       <Sidebar onHelp={() => setHelpOpen(true)} />
       <PaneResizer className="sidebar-resizer" label="Sidebar width" value={widths.sidebar} min={SIDEBAR_RANGE.min} max={SIDEBAR_RANGE.max} grows="right" onResize={(width) => resize('sidebar', width)} />
       <main className="center" id="main">

@@ -1,16 +1,31 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { commandLine, type TrustEntryView } from '../../../../shared/trust'
 import type { TrustState } from '../../state/use-trust'
 
 // Trust on first use: when the open project asks for something not approved yet (connecting to a server it
-// names with your environment variables, starting an MCP server), this dialog names exactly that. "Not now"
-// leaves it refused for this session; Settings → Project trust lists it again.
+// names with your environment variables, starting an MCP server), this dialog names exactly that. It opens
+// when the project was refused something (a sync, a query, a server start) or from the top bar's indicator;
+// "Not now" leaves it refused. Settings → Project trust lists everything again.
+
+function pendingEntries(trust: TrustState): TrustEntryView[] {
+  return trust.entries.filter((entry) => !entry.approved && entry.askedNow)
+}
+
+/** In the top bar while the project asks for something not approved: opens the dialog. */
+export function TrustIndicator({ trust }: { trust: TrustState }): React.JSX.Element | null {
+  const count = pendingEntries(trust).length
+  if (count === 0) return null
+  return (
+    <button className="button small" onClick={trust.showDialog} data-testid="trust-indicator" title="This project asks for more than its folder: review it">
+      Trust: {count} request{count === 1 ? '' : 's'}
+    </button>
+  )
+}
 
 export function TrustDialog({ trust }: { trust: TrustState }): React.JSX.Element | null {
-  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set())
-  const pending = trust.entries.filter((entry) => !entry.approved && entry.askedNow && !dismissed.has(entry.fingerprint))
+  const pending = pendingEntries(trust)
   const first = useRef<HTMLButtonElement>(null)
-  const open = pending.length > 0
+  const open = trust.dialogOpen && pending.length > 0
   useEffect(() => {
     if (!open) return
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null
@@ -18,7 +33,7 @@ export function TrustDialog({ trust }: { trust: TrustState }): React.JSX.Element
     return () => before?.focus()
   }, [open])
   if (!open) return null
-  const notNow = (): void => setDismissed((all) => new Set([...all, ...pending.map((entry) => entry.fingerprint)]))
+  const notNow = trust.hideDialog
   return (
     <div className="sheet-backdrop">
       <div
