@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -174,6 +175,53 @@ describe('MCP servers from the project', () => {
       expect(result.output).toContain('a note for the filesystem server')
     } finally {
       ctx.close()
+    }
+  })
+})
+
+describe('a streamable HTTP MCP server on this machine', () => {
+  it('is reached only after approval, and its tools work like a stdio server\'s', async () => {
+    const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js')
+    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js')
+    const { z } = await import('zod')
+    let requests = 0
+    const http = createServer(async (req, res) => {
+      requests += 1
+      // Stateless: one server and transport per request, as the SDK documents for this mode.
+      const server = new McpServer({ name: 'http-test', version: '1.0.0' })
+      server.registerTool('add', { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }))
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
+      res.on('close', () => void transport.close())
+      await server.connect(transport)
+      await transport.handleRequest(req, res)
+    })
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
+    const address = http.address()
+    if (address === null || typeof address === 'string') throw new Error('no port')
+    const temp = makeTempDir()
+    const stored = openTempStore()
+    const hub = new McpHub(temp.dir, new TrustGate(temp.dir, stored.store.trust), {})
+    try {
+      mkdirSync(join(temp.dir, 'agent/mcps'), { recursive: true })
+      writeFileSync(join(temp.dir, 'nao_config.yaml'), 'mcp:\n  json_file_path: agent/mcps/mcp.json\n')
+      writeFileSync(join(temp.dir, 'agent/mcps/mcp.json'), JSON.stringify({ mcpServers: { calc: { url: `http://127.0.0.1:${address.port}/mcp` } } }))
+      expect((await hub.load()).servers[0].state).toBe('not-approved')
+      expect(requests).toBe(0)
+      const { readMcpConfig } = await import('./config')
+      stored.store.trust.approve(temp.dir, readMcpConfig(temp.dir).servers[0].trust)
+      const status = await hub.restart('calc')
+      expect(status.servers[0]).toMatchObject({ state: 'ready', commandLine: `http://127.0.0.1:${address.port}/mcp` })
+      const ctx = await makeToolContext(temp.dir)
+      try {
+        expect(await hub.tools()[0].invoke({ a: 2, b: 40 }, ctx)).toMatchObject({ ok: true, output: '42' })
+      } finally {
+        ctx.close()
+      }
+    } finally {
+      await hub.close()
+      await new Promise((resolve) => http.close(resolve))
+      stored.cleanup()
+      temp.cleanup()
     }
   })
 })
