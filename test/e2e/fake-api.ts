@@ -37,8 +37,6 @@ export interface FakeApiOptions {
   noModels?: boolean
   /** Seed a heavy chat: 20 answers, each with a 500-row query result and a chart of it (long-task test). */
   heavyChat?: boolean
-  /** The project asks to connect to a server and to start an MCP server, neither approved yet. */
-  untrusted?: boolean
 }
 
 export const FAKE_PROJECT_ROOT = '/projects/nao-example'
@@ -317,8 +315,9 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
 
   const acceptDelay = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, api.acceptDelayMs))
 
-  let trust: TrustEntryView[] = options.untrusted ? fakeTrustEntries() : []
-  let mcp: McpStatus = options.untrusted ? fakeMcpStatus() : { configFile: null, servers: [], problems: [] }
+  // The fake project asks for nothing beyond its folder; test/e2e/ui-trust.test.ts drives trust on real services.
+  let trust: TrustEntryView[] = []
+  let mcp: McpStatus = { configFile: null, servers: [], problems: [] }
 
   const api: FakeApi = {
     pushed,
@@ -589,31 +588,3 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   return api
 }
 
-function fakeTrustEntries(): TrustEntryView[] {
-  return [
-    {
-      fingerprint: 'f-warehouse',
-      request: { kind: 'server', name: 'warehouse', engine: 'postgres', host: 'db.internal', port: 5432, database: 'analytics', user: 'analyst', variables: ['PG_PASSWORD'] },
-      description: 'connect to db.internal:5432 (postgres database analytics) as analyst with $PG_PASSWORD',
-      approved: false,
-      approvedAt: null,
-      askedNow: true
-    },
-    {
-      fingerprint: 'f-metabase',
-      request: { kind: 'process', name: 'metabase', command: 'npx', args: ['-y', '@getnao/metabase-mcp-server@latest'], env: ['METABASE_API_KEY=${METABASE_API_KEY}'], variables: ['METABASE_API_KEY'] },
-      description: 'start the process `npx -y @getnao/metabase-mcp-server@latest` (environment: METABASE_API_KEY=${METABASE_API_KEY}) with $METABASE_API_KEY',
-      approved: false,
-      approvedAt: null,
-      askedNow: true
-    }
-  ]
-}
-
-function fakeMcpStatus(): McpStatus {
-  return {
-    configFile: 'agent/mcps/mcp.json',
-    servers: [{ name: 'metabase', state: 'not-approved', commandLine: 'npx -y @getnao/metabase-mcp-server@latest', fingerprint: 'f-metabase', tools: [], error: null, stderrTail: null }],
-    problems: []
-  }
-}
