@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createGlassbox, type Glassbox } from '../../src/main/app/create-glassbox'
 import { copyNaoLayout, makeTempDir, REPO_ROOT } from '../support/fixtures'
 import { isAgentRequest, latestTurn, startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
+import { seriousAxeViolations } from './axe'
 import { describeWithBrowser } from './describe-with-browser'
 import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
 
@@ -112,6 +113,7 @@ describeWithBrowser('project trust in the app', () => {
     expect(text).toContain(`MCP_TEST_MARKER=${marker}`)
     expect(connections).toBe(0)
     await ui.screenshot('trust-01-dialog')
+    expect(await seriousAxeViolations(page)).toEqual([])
     const toolOutput = JSON.stringify(model.chatRequests().map((request) => request.body))
     expect(toolOutput).toContain(`This project asks to connect to 127.0.0.1:${port} (postgres database analytics) as analyst with $${PASSWORD_VARIABLE}`)
     expect(toolOutput).not.toContain('secret-for-the-listener')
@@ -122,8 +124,8 @@ describeWithBrowser('project trust in the app', () => {
     const dialog = page.getByTestId('trust-dialog')
     await dialog.getByTestId('trust-request').filter({ hasText: 'mcp-test-server.mjs' }).getByRole('button', { name: 'Approve' }).click()
     await expect.poll(() => existsSync(marker), { timeout: 15_000 }).toBe(true)
-    await dialog.getByTestId('trust-request').first().waitFor()
-    expect(await dialog.getByTestId('trust-request').count()).toBe(1)
+    // The approved request leaves the dialog once the server has started (approveTrust answers then).
+    await expect.poll(() => dialog.getByTestId('trust-request').count(), { timeout: 15_000 }).toBe(1)
     await page.getByTestId('trust-not-now').click()
     expect(await page.getByTestId('trust-dialog').count()).toBe(0)
     expect(connections).toBe(0)
@@ -138,7 +140,18 @@ describeWithBrowser('project trust in the app', () => {
     expect(await items.count()).toBe(2)
     await page.locator('#project-trust').scrollIntoViewIfNeeded()
     await ui.screenshot('trust-02-settings')
+    expect(await seriousAxeViolations(page)).toEqual([])
+    // The inspector's request lists what the server adds: server, tool, schema and token cost.
+    await page.locator('[data-tab="request"]').click()
+    const tools = page.getByTestId('mcp-tools')
+    await expect.poll(() => tools.locator('summary').first().textContent(), { timeout: 10_000 }).toMatch(/^Tools from MCP servers \(5, \d+ tokens\)$/)
+    await tools.locator('summary').first().click()
+    const row = tools.locator('tbody tr').first()
+    expect(await row.locator('td').first().textContent()).toBe('helper')
+    expect(['echo', 'fail', 'hang', 'big', 'secret']).toContain(await row.locator('code').textContent())
+    expect(await row.locator('td').last().textContent()).toMatch(/^\d+$/)
     await items.filter({ hasText: 'mcp-test-server.mjs' }).getByRole('button', { name: 'Revoke' }).click()
+    await expect.poll(() => page.getByTestId('mcp-tools').count()).toBe(0)
     await expect.poll(() => server.getByTestId('mcp-state').textContent()).toBe('not approved — not started')
     expect(glassbox.session().mcp.tools()).toEqual([])
   })

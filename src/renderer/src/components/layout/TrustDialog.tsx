@@ -44,6 +44,7 @@ export function TrustDialog({ trust }: { trust: TrustState }): React.JSX.Element
         data-testid="trust-dialog"
         onKeyDown={(event) => {
           if (event.key === 'Escape') (event.preventDefault(), event.stopPropagation(), notNow())
+          if (event.key === 'Tab') keepFocusInside(event)
         }}
       >
         <header className="sheet-head">
@@ -69,6 +70,16 @@ export function TrustDialog({ trust }: { trust: TrustState }): React.JSX.Element
       </div>
     </div>
   )
+}
+
+/** Tab and Shift+Tab cycle through the dialog's buttons: the page behind it is not reachable meanwhile. */
+function keepFocusInside(event: React.KeyboardEvent<HTMLElement>): void {
+  const buttons = [...event.currentTarget.querySelectorAll<HTMLElement>('button:not([disabled])')]
+  if (buttons.length === 0) return
+  const at = buttons.findIndex((button) => button === document.activeElement)
+  const next = event.shiftKey ? (at <= 0 ? buttons.length - 1 : at - 1) : at === buttons.length - 1 ? 0 : at + 1
+  event.preventDefault()
+  buttons[next].focus()
 }
 
 /** Exactly what one request asks, field by field. */
