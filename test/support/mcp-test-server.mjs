@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A real MCP server over stdio, written with the official SDK, for the MCP tests: tools that echo, fail,
-// hang and return a 5 MB result, plus one that reports a variable it was given (to check `${VAR}`).
+// hang and return a 5 MB result, one that reports a variable it was given (to check `${VAR}`), and one whose
+// schema is too big to offer.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { writeFileSync } from 'node:fs'
@@ -24,6 +25,11 @@ server.registerTool('big', { description: 'Returns 5 MB of text.', inputSchema: 
 }))
 server.registerTool('secret', { description: 'Says whether TEST_TOKEN was given.', inputSchema: {} }, async () => ({
   content: [{ type: 'text', text: `token=${process.env.TEST_TOKEN ?? '(unset)'}` }]
+}))
+
+// A schema too big to send with every request: Glassbox leaves this tool out and says so.
+server.registerTool('huge', { description: 'Takes one of 3,000 options.', inputSchema: { choice: z.enum(Array.from({ length: 3000 }, (_, i) => `option-${i}`)) } }, async ({ choice }) => ({
+  content: [{ type: 'text', text: choice }]
 }))
 
 if (process.env.MCP_TEST_STDERR) process.stderr.write(`${process.env.MCP_TEST_STDERR}\n`)

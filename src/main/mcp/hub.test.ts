@@ -83,6 +83,7 @@ describe('MCP servers from the project', () => {
     const test = server(hub.status(), 'test')
     expect(test.state).toBe('ready')
     expect(test.tools.map((tool) => tool.name).sort()).toEqual(['test__big', 'test__echo', 'test__fail', 'test__hang', 'test__secret'])
+    expect(hub.status().problems).toEqual([expect.stringMatching(/^test: tool huge left out: its input schema is [\d,]+ characters \(at most 16,000\)$/)])
     const echo = test.tools.find((tool) => tool.name === 'test__echo')
     // The 100,000 bound guards the server's input; a grammar-constrained model server could not take it.
     expect(echo?.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] })

@@ -47,6 +47,8 @@ interface Runtime {
   stderr: string
   /** Bumped on every start and stop, so a late event of an earlier process changes nothing. */
   generation: number
+  /** Tools not offered to the model, each with the reason. */
+  leftOut: string[]
 }
 
 export class McpHub {
@@ -64,7 +66,19 @@ export class McpHub {
   ) {}
 
   /** Reads the config and starts what is approved; resolves when every start has settled. */
-  async load(): Promise<McpStatus> {
+  load(): Promise<McpStatus> {
+    // One at a time: a file change during a load must not start a second process for the same server.
+    const next = this.loading.then(() => this.loadNow())
+    this.loading = next.then(
+      () => undefined,
+      () => undefined
+    )
+    return next
+  }
+
+  private loading: Promise<void> = Promise.resolve()
+
+  private async loadNow(): Promise<McpStatus> {
     const config = readMcpConfig(this.root)
     this.configFile = config.file
     this.problems = config.problems
@@ -79,7 +93,7 @@ export class McpHub {
     }
     for (const spec of config.servers) {
       if (this.servers.has(spec.name)) continue
-      const runtime: Runtime = { spec, fingerprint: fingerprintOf(spec.trust), state: 'not-approved', client: null, tools: [], error: null, stderr: '', generation: 0 }
+      const runtime: Runtime = { spec, fingerprint: fingerprintOf(spec.trust), state: 'not-approved', client: null, tools: [], error: null, stderr: '', generation: 0, leftOut: [] }
       this.servers.set(spec.name, runtime)
       // Approved earlier, or now (--trust-project, a yes on the terminal); otherwise listed for the dialog.
       starts.push(
@@ -110,7 +124,9 @@ export class McpHub {
   }
 
   status(): McpStatus {
-    return { configFile: this.configFile, servers: [...this.servers.values()].map((runtime) => this.view(runtime)), problems: [...this.problems] }
+    const runtimes = [...this.servers.values()]
+    const leftOut = runtimes.flatMap((runtime) => runtime.leftOut.map((reason) => `${runtime.spec.name}: ${reason}`))
+    return { configFile: this.configFile, servers: runtimes.map((runtime) => this.view(runtime)), problems: [...this.problems, ...leftOut] }
   }
 
   /** The tools of every ready server, as the agent offers them. */
@@ -141,7 +157,7 @@ export class McpHub {
 
   private async start(runtime: Runtime): Promise<void> {
     const generation = ++runtime.generation
-    Object.assign(runtime, { state: 'starting', error: null, stderr: '', tools: [], client: null })
+    Object.assign(runtime, { state: 'starting', error: null, stderr: '', tools: [], client: null, leftOut: [] })
     this.changed()
     const current = (): boolean => runtime.generation === generation && !this.closed
     const client = new Client({ name: 'glassbox', version: '0.1.0' })
@@ -161,7 +177,9 @@ export class McpHub {
         return
       }
       runtime.client = client
-      runtime.tools = toolHandles(runtime.spec.name, listed, (tool, args, signal) => this.call(runtime, tool, args, signal))
+      const { handles, leftOut } = toolHandles(runtime.spec.name, listed, (tool, args, signal) => this.call(runtime, tool, args, signal))
+      runtime.tools = handles
+      runtime.leftOut = leftOut
       runtime.state = 'ready'
     } catch (error) {
       await client.close().catch(() => undefined)
@@ -263,17 +281,27 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTo
   return tools
 }
 
-function toolHandles(server: string, listed: ListedTool[], call: McpToolHandle['call']): McpToolHandle[] {
+/** Every tool's schema is sent with every request: a server cannot fill the model's window with them. */
+const MAX_TOOLS_PER_SERVER = 64
+const MAX_SCHEMA_CHARS = 16_000
+
+function toolHandles(server: string, listed: ListedTool[], call: McpToolHandle['call']): { handles: McpToolHandle[]; leftOut: string[] } {
   const seen = new Set<string>()
   const handles: McpToolHandle[] = []
+  const leftOut: string[] = []
   for (const tool of listed) {
     const handle = toMcpTool(server, tool, call)
+    const schemaChars = JSON.stringify(handle.inputSchema).length
+    if (schemaChars > MAX_SCHEMA_CHARS) leftOut.push(`tool ${tool.name.slice(0, 80)} left out: its input schema is ${schemaChars.toLocaleString('en')} characters (at most ${MAX_SCHEMA_CHARS.toLocaleString('en')})`)
     // Two tools whose names differ only in characters the API does not allow: the first one wins.
-    if (seen.has(handle.agentTool.name)) continue
-    seen.add(handle.agentTool.name)
-    handles.push(handle)
+    else if (seen.has(handle.agentTool.name)) leftOut.push(`tool ${tool.name.slice(0, 80)} left out: another tool is already called ${handle.agentTool.name}`)
+    else if (handles.length >= MAX_TOOLS_PER_SERVER) leftOut.push(`tool ${tool.name.slice(0, 80)} left out: a server offers at most ${MAX_TOOLS_PER_SERVER} tools`)
+    else {
+      seen.add(handle.agentTool.name)
+      handles.push(handle)
+    }
   }
-  return handles
+  return { handles, leftOut }
 }
 
 /** The failure in words a person can act on; a downloader (`npx -y …@latest`) offline says so. */

@@ -21,6 +21,8 @@ export interface McpToolHandle {
   description: string
   inputSchema: Record<string, unknown>
   agentTool: AgentTool
+  /** Tokens its name, description and schema add to every request (counted once). */
+  tokens: number
   call: (tool: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<CallResult>
 }
 
@@ -64,7 +66,8 @@ export function toMcpTool(
       }
     }
   }
-  return { server, tool: listed.name, description, inputSchema, agentTool, call }
+  const tokens = countTokens(JSON.stringify({ name, description, parameters: inputSchema }))
+  return { server, tool: listed.name, description, inputSchema, agentTool, tokens, call }
 }
 
 /**
@@ -104,6 +107,6 @@ export function mcpToolView(handle: McpToolHandle): McpToolView {
     tool: handle.tool,
     description: agentTool.description,
     inputSchema: agentTool.parameters,
-    tokens: countTokens(JSON.stringify({ name: agentTool.name, description: agentTool.description, parameters: agentTool.parameters }))
+    tokens: handle.tokens
   }
 }
