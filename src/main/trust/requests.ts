@@ -37,6 +37,6 @@ export function describeRequest(request: TrustRequest): string {
 export function approvalNeededMessage(request: TrustRequest): string {
   return (
     `This project asks to ${describeRequest(request)}. Nothing was sent or started until you approve it: ` +
-    `in the app, Settings → Project trust (or the dialog shown when the project opens); on the command line, --trust-project.`
+    `in the app, in the dialog it opens (or Settings → Project trust); on the command line, with --trust-project.`
   )
 }
