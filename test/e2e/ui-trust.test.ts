@@ -18,6 +18,9 @@ const PASSWORD_VARIABLE = 'GLASSBOX_E2E_PG_PASSWORD'
 function script(request: RecordedRequest): Turn {
   if (!isAgentRequest(request)) return { text: '{"user_instructions": null, "user_profile": null}' }
   const turn = latestTurn(request)
+  if (turn.question.includes('echo')) {
+    return turn.toolResults.length === 0 ? { toolCalls: [{ name: 'helper__echo', args: { text: 'hello from the model' } }] } : { text: 'The helper echoed it.' }
+  }
   if (turn.toolResults.length === 0) return { toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT count(*) FROM orders', database_id: 'warehouse' } }] }
   return { text: 'The warehouse could not be reached.' }
 }
@@ -129,6 +132,19 @@ describeWithBrowser('project trust in the app', () => {
     await page.getByTestId('trust-not-now').click()
     expect(await page.getByTestId('trust-dialog').count()).toBe(0)
     expect(connections).toBe(0)
+  })
+
+  it('the model calls the approved server\'s tool: the card names server and tool, and shows what the model received', async () => {
+    const { page } = ui
+    await page.getByTestId('composer').fill('Please echo something')
+    await page.keyboard.press('Enter')
+    await page.locator('[data-role="assistant"]').last().waitFor()
+    await waitForLastAnswerDone(page, 20_000)
+    const card = page.locator('[data-testid="tool-call"][data-tool="helper__echo"]').last()
+    expect(await card.locator('.tool-call-label').textContent()).toBe('MCP helper · echo')
+    await card.locator('.tool-call-head').click()
+    expect(await card.locator('.tool-call-body').textContent()).toContain('echo: hello from the model')
+    await ui.screenshot('trust-03-mcp-tool-card')
   })
 
   it('Settings lists both, with each MCP server state; revoking stops the server', async () => {
