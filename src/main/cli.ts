@@ -20,22 +20,27 @@ const commands: Record<string, () => Promise<{ run: Command }>> = {
   sync: () => import('./cli/sync-command'),
   models: () => import('./cli/models-command'),
   init: () => import('./cli/init-command'),
-  doctor: () => import('./cli/doctor-command')
+  doctor: () => import('./cli/doctor-command'),
+  mcp: () => import('./cli/mcp-command')
 }
 
 const USAGE = `Usage: glassbox <command> [options]
   prompt  --project DIR [--question TEXT] [--channel NAME] [--test-mode] [--attach FILE]...
           [--fork-selection TEXT] [--timezone TZ] [--now ISO-8601] [--endpoint URL] [--model NAME]
           [--data-dir DIR] [--json]
-  ask     --project DIR --question TEXT [--endpoint URL] [--model NAME] [--test-mode] [--data-dir DIR] [--json]
+  ask     --project DIR --question TEXT [--endpoint URL] [--model NAME] [--test-mode] [--data-dir DIR]
+          [--trust-project] [--json]
   memory  list | add --category C TEXT | edit ID TEXT | disable ID | delete ID
           --project DIR [--data-dir DIR] [--json]
-  test    --project DIR [--endpoint URL]... [--model NAME | --model URL#NAME]... [--timeout S] [--json]
+  test    --project DIR [--endpoint URL]... [--model NAME | --model URL#NAME]... [--timeout S] [--trust-project] [--json]
           | --history | --show ID | --compare BEFORE AFTER   (several --model: a matrix)
-  sync    --project DIR
+  sync    --project DIR [--trust-project] [--data-dir DIR]
   models  [--endpoint URL] [--json]
+  mcp     --project DIR [--trust-project] [--data-dir DIR] [--json]
   init    [DIR] [--yes] [--name N] [--database FILE]... [--no-sync]
-  doctor  --project DIR [--endpoint URL] [--model NAME] [--data-dir DIR] [--json]`
+  doctor  --project DIR [--endpoint URL] [--model NAME] [--data-dir DIR] [--json]
+  (--trust-project approves what the project asks beyond its folder: connecting to the servers it names
+   with your environment variables, starting its MCP servers; on a terminal you are asked instead)`
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv

@@ -46,6 +46,11 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     previewTestCase: (input) => call('previewTestCase', input),
     saveTestCase: (input) => call('saveTestCase', input),
     initProject: (input) => call('initProject', input),
-    checkSetup: (input) => call('checkSetup', input)
+    checkSetup: (input) => call('checkSetup', input),
+    getTrust: (input) => call('getTrust', input),
+    approveTrust: (input) => call('approveTrust', input),
+    revokeTrust: (input) => call('revokeTrust', input),
+    getMcpStatus: (input) => call('getMcpStatus', input),
+    restartMcpServer: (input) => call('restartMcpServer', input)
   }
 }

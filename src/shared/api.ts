@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { RunEvent } from './events'
 import type { Diagnostic, MemoryCategory, PromptPreview } from './prompt'
+import type { McpStatus, TrustEntryView } from './trust'
 
 // The API contract between the renderer and the main-process services. The desktop app carries it over
 // IPC (one preload function per operation), web mode over loopback HTTP + server-sent events. Every input
@@ -32,8 +33,18 @@ const setupInputs = {
   checkSetup: z.strictObject({})
 }
 
+// Trust on first use (what a project may do beyond its folder) and the project's MCP servers.
+const trustInputs = {
+  getTrust: z.strictObject({}),
+  approveTrust: z.strictObject({ fingerprint: id }),
+  revokeTrust: z.strictObject({ fingerprint: id }),
+  getMcpStatus: z.strictObject({}),
+  restartMcpServer: z.strictObject({ name: text(200).min(1) })
+}
+
 export const apiInputs = {
   ...chatExtrasInputs,
+  ...trustInputs,
   openProject: z.strictObject({ path: text(4096).min(1) }),
   listChats: z.strictObject({ search: text(500).optional() }),
   createChat: z.strictObject({ title: text(500).optional(), channel: text(50).optional() }),
@@ -493,6 +504,10 @@ export type PushEvent =
   | { channel: 'evaluation-progress'; progress: EvaluationProgress }
   /** Memories learned in the background from a chat (the UI says so quietly, with undo). */
   | { channel: 'memory-learned'; chatId: string; memories: MemoryView[] }
+  /** The project asked for something not approved yet (the trust dialog opens). */
+  | { channel: 'trust-requested'; entries: TrustEntryView[] }
+  /** An MCP server of the project started, failed, stopped or listed its tools. */
+  | { channel: 'mcp-changed'; status: McpStatus }
 
 /** Every operation the UI can call: one function each, nothing generic. */
 export interface GlassboxApi {
@@ -540,6 +555,13 @@ export interface GlassboxApi {
   initProject(input: ApiInputs['initProject']): Promise<{ summary: InitSummary; project: ProjectInfo }>
   /** The doctor's checks on the open project, its databases, the configured model server and the store. */
   checkSetup(input: ApiInputs['checkSetup']): Promise<DoctorReport>
+  /** What the open project asks to do beyond its folder, and what the user approved. */
+  getTrust(input: ApiInputs['getTrust']): Promise<TrustEntryView[]>
+  approveTrust(input: ApiInputs['approveTrust']): Promise<TrustEntryView[]>
+  revokeTrust(input: ApiInputs['revokeTrust']): Promise<TrustEntryView[]>
+  getMcpStatus(input: ApiInputs['getMcpStatus']): Promise<McpStatus>
+  /** Stops and starts one MCP server again (a server not approved stays stopped). */
+  restartMcpServer(input: ApiInputs['restartMcpServer']): Promise<McpStatus>
   /** Subscribe to pushed events; returns the unsubscribe function. */
   subscribe(listener: (event: PushEvent) => void): () => void
 }

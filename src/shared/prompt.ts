@@ -1,6 +1,8 @@
 // Shapes of an assembled prompt, shared by main (which builds them), the CLI (`prompt --json`) and the
 // renderer's inspector (which shows them).
 
+import type { McpToolView } from './trust'
+
 export type OverrideMode = 'default' | 'replaced' | 'wrapped' | 'runtime'
 
 /** A problem with one project file; the rest of the prompt is still built from what is good. */
@@ -103,4 +105,6 @@ export interface PromptPreview {
   diagnostics: Diagnostic[]
   overrideMode: OverrideMode
   budget: Budget | null
+  /** Tools the project's MCP servers add to the request: server, tool, schema and token cost of each. */
+  mcpTools?: McpToolView[]
 }

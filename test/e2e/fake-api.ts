@@ -20,6 +20,7 @@ import type { RunEvent } from '../../src/shared/events'
 import { buildMatrix, compareEvaluations } from '../../src/main/eval/matrix'
 import type { RequestMessage } from '../../src/shared/prompt'
 import { buildFakePreview } from './fake-prompt'
+import type { McpStatus, TrustEntryView } from '../../src/shared/trust'
 
 // A deterministic GlassboxApi for UI tests: the nao example's shape, a seeded chat, scripted runs streamed
 // as real RunEvents (reasoning, text deltas, an execute_sql call with rows, a chart, follow-ups), memories,
@@ -332,6 +333,10 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   const feedback = new Map<string, FeedbackView>()
   const acceptDelay = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, api.acceptDelayMs))
 
+  // The fake project asks for nothing beyond its folder; test/e2e/ui-trust.test.ts drives trust on real services.
+  let trust: TrustEntryView[] = []
+  let mcp: McpStatus = { configFile: null, servers: [], problems: [] }
+
   const api: FakeApi = {
     pushed,
     acceptDelayMs: 0,
@@ -602,6 +607,27 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         ]
       }
     },
+    async getTrust() {
+      requireProject()
+      return trust
+    },
+    async approveTrust({ fingerprint }) {
+      trust = trust.map((entry) => (entry.fingerprint === fingerprint ? { ...entry, approved: true, approvedAt: '2026-01-01T00:00:00.000Z' } : entry))
+      mcp = { ...mcp, servers: mcp.servers.map((server) => (server.fingerprint === fingerprint ? { ...server, state: 'ready' } : server)) }
+      return trust
+    },
+    async revokeTrust({ fingerprint }) {
+      trust = trust.map((entry) => (entry.fingerprint === fingerprint ? { ...entry, approved: false, approvedAt: null } : entry))
+      mcp = { ...mcp, servers: mcp.servers.map((server) => (server.fingerprint === fingerprint ? { ...server, state: 'not-approved' } : server)) }
+      return trust
+    },
+    async getMcpStatus() {
+      requireProject()
+      return mcp
+    },
+    async restartMcpServer() {
+      return mcp
+    },
     subscribe(listener) {
       listeners.add(listener)
       return () => {
@@ -616,3 +642,4 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   }
   return api
 }
+

@@ -65,7 +65,7 @@ export class RunManager {
     const snapshot = session.snapshot()
     const chat = store.chats.get(chatId)
     const history = toHistory(messagesBefore(chat.messages, input.userMessageId))
-    const tools = createAgentTools({ testMode: input.testMode })
+    const tools = createAgentTools({ testMode: input.testMode, projectTools: session.mcp.tools() })
     const endpoint = model.endpoint
     const run = store.runs.start({
       chatId,

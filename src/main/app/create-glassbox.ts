@@ -19,6 +19,7 @@ import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
 import { TokenCalibration } from './token-calibration'
 import { errorMessage } from '../../shared/error-message'
+import type { TrustGateOptions } from '../trust'
 
 // The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
 // web mode (HTTP + SSE) and the command line. Nothing here imports Electron.
@@ -45,6 +46,8 @@ export interface GlassboxOptions {
   serverPresets?: readonly ServerPreset[]
   /** Learn memories from each user message in the background (default true). */
   extractMemories?: boolean
+  /** How the project's requests beyond its folder are decided: `--trust-project`, or a question on a terminal. */
+  trust?: TrustGateOptions
 }
 
 export interface Glassbox extends GlassboxApi {
@@ -118,7 +121,23 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   }
 
   async function open(path: string): Promise<ProjectSession> {
-    const next = await ProjectSession.open(store, path, { watch: options.watch ?? true })
+    // Set once open: the session's callbacks may fire while it opens (an MCP server starting), before it is current.
+    let opened: ProjectSession | null = null
+    const next = await ProjectSession.open(store, path, {
+      watch: options.watch ?? true,
+      trust: {
+        ...options.trust,
+        // The dialog opens with everything the project still asks, the refused request among them.
+        onRefused: (request) => {
+          options.trust?.onRefused?.(request)
+          if (opened && current === opened) push({ channel: 'trust-requested', entries: opened.trustEntries().filter((entry) => !entry.approved) })
+        }
+      },
+      onMcpChange: (status) => {
+        if (opened && current === opened) push({ channel: 'mcp-changed', status })
+      }
+    })
+    opened = next
     stopWatching()
     await current?.close()
     current = next
@@ -151,7 +170,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const userMessage = store.chats.addMessage({ chatId, role: 'user', text: question, status: 'done', turnId })
     if (untitled) store.chats.rename(chatId, chatTitle(text))
     const model = await models.resolve(current)
-    const started = await runs.start({
+    // Whatever the run connects to (the project's servers) is decided by this project's approvals.
+    const started = await project.trusted(() => runs.start({
       session: project,
       chatId,
       userMessageId: userMessage.id,
@@ -162,7 +182,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       model,
       testMode: testMode ?? current.testMode,
       now: now()
-    })
+    }))
     const endpoint = model.endpoint
     if (endpoint && current.memoryEnabled && options.extractMemories !== false && !(testMode ?? current.testMode)) {
       // After the answer: a local server often serves one request at a time, and the answer must never wait
@@ -204,7 +224,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
           budgetTokens: input.memoryBudget ?? current.memoryBudget,
           memoryEnabled: current.memoryEnabled
         }),
-        tools: createAgentTools({ testMode }),
+        tools: createAgentTools({ testMode, projectTools: project.mcp.tools() }),
         testMode,
         now: input.now ?? now(),
         timezone: input.timezone ?? current.timezone,
@@ -215,14 +235,17 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         model
       })
     const model = (input.resolveModel ? await models.resolve(current) : await models.peekSoon(current)).info
+    const mcpTools = project.mcpStatus().servers.flatMap((server) => server.tools)
     try {
-      return assemble(model).preview
+      const { preview } = assemble(model)
+      return mcpTools.length > 0 ? { ...preview, mcpTools } : preview
     } catch (error) {
       if (!(error instanceof ContextWindowTooSmallError)) throw error
       // The inspector still shows what would be sent, against the real window, and why it will not be.
       const unfitted = assemble({ ...model, contextWindow: Number.MAX_SAFE_INTEGER }).preview
       return {
         ...unfitted,
+        ...(mcpTools.length > 0 ? { mcpTools } : {}),
         budget: unfitted.budget && {
           ...unfitted.budget,
           contextWindow: model.contextWindow,
@@ -357,7 +380,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     },
     async runTests({ names }) {
       const files = names && (await evaluations.listCases()).filter((item) => names.includes(item.name) || names.includes(item.file)).map((item) => item.file)
-      const detail = await evaluations.run({ models: await evaluationModels(undefined), files })
+      const models = await evaluationModels(undefined)
+      const detail = await session().trusted(() => evaluations.run({ models, files }))
       const run = detail.runs[0]
       return { passed: run?.passed ?? 0, failed: run?.failed ?? 0, errored: run?.errored ?? 0, cases: run?.cases ?? [] }
     },
@@ -365,7 +389,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return evaluations.listCases()
     },
     async runEvaluation({ models: requested, files, evaluationId, timeoutSeconds }) {
-      return evaluations.run({ models: await evaluationModels(requested), files, evaluationId, timeoutMs: timeoutSeconds && timeoutSeconds * 1000 })
+      const models = await evaluationModels(requested)
+      return session().trusted(() => evaluations.run({ models, files, evaluationId, timeoutMs: timeoutSeconds && timeoutSeconds * 1000 }))
     },
     async cancelEvaluation({ evaluationId }) {
       evaluations.cancel(evaluationId)
@@ -384,10 +409,13 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       syncs.add(controller)
       try {
         const { syncProject } = await import('../data/sync')
-        const result = await syncProject(session().snapshot().root, {
-          signal: controller.signal,
-          onProgress: (progress) => push({ channel: 'sync-progress', progress })
-        })
+        const project = session()
+        const result = await project.trusted(() =>
+          syncProject(project.snapshot().root, {
+            signal: controller.signal,
+            onProgress: (progress) => push({ channel: 'sync-progress', progress })
+          })
+        )
         return { tables: result.tables, changed: result.changed, changedBySomeoneElse: result.changedBySomeoneElse, errors: result.errors }
       } finally {
         syncs.delete(controller)
@@ -420,6 +448,21 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     async checkSetup() {
       const [{ runDoctor, DOCTOR_CHECKS }, { doctorContext }] = await Promise.all([import('../doctor'), import('../doctor/context')])
       return runDoctor(doctorContext(api, { endpoints: [], model: null }), DOCTOR_CHECKS)
+    },
+    async getTrust() {
+      return session().trustEntries()
+    },
+    async approveTrust({ fingerprint }) {
+      return session().approve(fingerprint)
+    },
+    async revokeTrust({ fingerprint }) {
+      return session().revoke(fingerprint)
+    },
+    async getMcpStatus() {
+      return session().mcpStatus()
+    },
+    async restartMcpServer({ name }) {
+      return session().mcp.restart(name)
     },
     subscribe(listener) {
       listeners.add(listener)

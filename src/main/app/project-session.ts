@@ -5,23 +5,100 @@ import type { ProjectSnapshot } from '../project/types'
 import type { Store } from '../store'
 import type { ProjectInfo } from '../../shared/api'
 import { exampleQuestions } from './example-questions'
+import { describeRequest, fingerprintOf, serverTrustRequest, TrustGate, withTrustGate, type TrustGateOptions, type TrustRequest } from '../trust'
+import { McpHub } from '../mcp/hub'
+import { readMcpConfig } from '../mcp/config'
+import type { McpStatus, TrustEntryView } from '../../shared/trust'
 
 // The open project: its live model (watched in the app, loaded once for the CLI), its row in the store and
 // the databases the agent may query. The pool is rebuilt only when the snapshot changes.
+
+export interface SessionOptions {
+  watch: boolean
+  trust?: TrustGateOptions
+  onMcpChange?: (status: McpStatus) => void
+}
 
 export class ProjectSession {
   private pool: { version: number; pool: DatabasePool } | null = null
 
   private constructor(
     private readonly model: ProjectModel,
-    readonly projectId: number
+    readonly projectId: number,
+    /** What this project may do beyond its folder, as the user approved it. */
+    readonly trust: TrustGate,
+    /** The project's MCP servers (started only once approved). */
+    readonly mcp: McpHub
   ) {}
 
-  static async open(store: Store, path: string, options: { watch: boolean }): Promise<ProjectSession> {
+  static async open(store: Store, path: string, options: SessionOptions): Promise<ProjectSession> {
     const model = options.watch ? await openProject(path) : staticModel(await loadProject(path))
     const snapshot = model.snapshot()
     const record = store.projects.ensure(snapshot.root, snapshot.name)
-    return new ProjectSession(model, record.id)
+    const trust = new TrustGate(snapshot.root, store.trust, options.trust)
+    const mcp = new McpHub(snapshot.root, trust, { watch: options.watch, onChange: options.onMcpChange })
+    const session = new ProjectSession(model, record.id, trust, mcp)
+    // Servers start in the background: a slow one must not hold the project's opening.
+    session.mcpLoaded = mcp.load().then(
+      () => undefined,
+      () => undefined
+    )
+    return session
+  }
+
+  /** Settles once every approved MCP server has started or failed (the CLI waits for it). */
+  mcpLoaded: Promise<void> = Promise.resolve()
+
+  /** Everything the project asks now (its servers, its MCP servers) and every approval it was given. */
+  trustEntries(): TrustEntryView[] {
+    const approved = new Map(this.trust.approved().map((approval) => [approval.fingerprint, approval]))
+    const asked = [...this.trustRequests(), ...this.trust.refusedRequests()]
+    const entries = new Map<string, TrustEntryView>()
+    for (const request of asked) {
+      const fingerprint = fingerprintOf(request)
+      if (entries.has(fingerprint)) continue
+      const approval = approved.get(fingerprint)
+      entries.set(fingerprint, { fingerprint, request, description: describeRequest(request), approved: approval !== undefined, approvedAt: approval?.approvedAt ?? null, askedNow: true })
+    }
+    for (const approval of approved.values()) {
+      if (entries.has(approval.fingerprint)) continue
+      const { fingerprint, request, approvedAt } = approval
+      entries.set(fingerprint, { fingerprint, request, description: describeRequest(request), approved: true, approvedAt, askedNow: false })
+    }
+    return [...entries.values()]
+  }
+
+  /** Approves one request the project makes (by the fingerprint shown) and starts what it allows. */
+  async approve(fingerprint: string): Promise<TrustEntryView[]> {
+    const request = [...this.trustRequests(), ...this.trust.refusedRequests()].find((candidate) => fingerprintOf(candidate) === fingerprint)
+    if (!request) throw new Error('This project does not ask for that (its configuration may have changed): reopen Settings → Project trust.')
+    this.trust.approve(request)
+    if (request.kind !== 'server') await this.mcp.restart(request.name).catch(() => undefined)
+    return this.trustEntries()
+  }
+
+  /** Revokes an approval: open connections close, a server it allowed stops. */
+  async revoke(fingerprint: string): Promise<TrustEntryView[]> {
+    const approval = this.trust.approved().find((candidate) => candidate.fingerprint === fingerprint)
+    this.trust.revoke(fingerprint)
+    this.pool?.pool.close()
+    this.pool = null
+    if (approval && approval.request.kind !== 'server') await this.mcp.restart(approval.request.name).catch(() => undefined)
+    return this.trustEntries()
+  }
+
+  mcpStatus(): McpStatus {
+    return this.mcp.status()
+  }
+
+  private trustRequests(): TrustRequest[] {
+    const servers = this.snapshot().databases.flatMap((database) => (database.server ? [serverTrustRequest(database.server, 'postgres', database.name)] : []))
+    return [...servers, ...readMcpConfig(this.snapshot().root).servers.map((spec) => spec.trust)]
+  }
+
+  /** Runs work that may connect to the project's servers under this project's approvals. */
+  trusted<T>(work: () => T): T {
+    return withTrustGate(this.trust, work)
   }
 
   snapshot(): ProjectSnapshot {
@@ -48,6 +125,7 @@ export class ProjectSession {
   async close(): Promise<void> {
     this.pool?.pool.close()
     this.pool = null
+    await this.mcp.close()
     await this.model.close()
   }
 }

@@ -3,7 +3,7 @@ import type { CliIo } from '../cli'
 import { createGlassbox, type GlassboxOptions } from '../app/create-glassbox'
 import type { RunEvent } from '../../shared/events'
 import { CliError } from './cli-error'
-import { requireProject, withGlassbox } from './options'
+import { cliTrust, requireProject, withGlassbox } from './options'
 
 // `glassbox ask --project DIR --question TEXT [--endpoint URL] [--model NAME] [--test-mode] [--data-dir DIR] [--json]`
 // One question through the same services as the app (prompt assembly, budget, memory, stored run).
@@ -19,6 +19,7 @@ export async function run(argv: string[], io: CliIo, overrides: Partial<Glassbox
       model: { type: 'string' },
       'test-mode': { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
+      'trust-project': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false }
     },
     strict: true,
@@ -37,9 +38,12 @@ export async function run(argv: string[], io: CliIo, overrides: Partial<Glassbox
     watch: false,
     // A one-shot command spends no extra model call on learning memories; the app does.
     extractMemories: false,
+    trust: cliTrust(values['trust-project'], io),
     ...overrides
   })
   return withGlassbox(opening, async (glassbox) => {
+    // The tools of the project's approved MCP servers are part of the question's request.
+    await glassbox.session().mcpLoaded
     if (!json) glassbox.subscribe((event) => event.channel === 'run' && printEvent(event.event, io))
     const chat = await glassbox.createChat({ title: question.slice(0, 80) })
     const { runId, done } = await glassbox.send({ chatId: chat.id, text: question, testMode: values['test-mode'] })

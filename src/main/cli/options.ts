@@ -9,6 +9,8 @@ import { InvalidEndpointError } from '../agent/endpoints'
 import type { Glassbox } from '../app/create-glassbox'
 import { CliError } from './cli-error'
 import { errorMessage } from '../../shared/error-message'
+import { createInterface } from 'node:readline/promises'
+import { describeRequest, TrustRequiredError, type TrustGateOptions } from '../trust'
 
 // Options and error handling the commands share.
 
@@ -37,7 +39,29 @@ export async function withGlassbox<T>(opening: Promise<Glassbox>, work: (glassbo
   }
 }
 
-const USER_FACING_ERRORS = [ContextWindowTooSmallError, AttachmentError, MessageInputError, StoreError, InvalidEndpointError, EvaluationError]
+const USER_FACING_ERRORS = [ContextWindowTooSmallError, AttachmentError, MessageInputError, StoreError, InvalidEndpointError, EvaluationError, TrustRequiredError]
+
+/**
+ * How a command decides what the project asks beyond its folder: `--trust-project` approves it (and stores
+ * the approval); on a terminal the user is asked yes/no for each request; otherwise it is refused with a
+ * message naming it.
+ */
+export function cliTrust(trustProject: boolean | undefined, io: { stderr: (text: string) => void }): TrustGateOptions {
+  if (trustProject) return { approveAll: true }
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return {}
+  return {
+    ask: async (request) => {
+      const prompt = createInterface({ input: process.stdin, output: process.stderr })
+      try {
+        const answer = await prompt.question(`This project asks to ${describeRequest(request)}.\nApprove it for this project? [y/N] `)
+        return /^y(es)?$/i.test(answer.trim())
+      } finally {
+        prompt.close()
+        io.stderr('')
+      }
+    }
+  }
+}
 
 function asCliError(error: unknown): unknown {
   if (error instanceof CliError) return error

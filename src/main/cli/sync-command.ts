@@ -1,17 +1,38 @@
 import { parseArgs } from 'node:util'
 import type { CliIo } from '../cli'
 import { syncProject } from '../data/sync'
-import { requireProject } from './options'
+import { cliTrust, requireProject } from './options'
+import { openStore } from '../store'
+import { resolveDataDir } from '../data-dir'
+import { TrustGate, withTrustGate } from '../trust'
+import { realpathSync } from 'node:fs'
+import { CliError } from './cli-error'
+import { errorMessage } from '../../shared/error-message'
 
-// `glassbox sync --project DIR`: regenerates databases/ from the database files in nao_config.yaml.
-// Progress goes to stderr (one line per table), the summary to stdout; any database error → exit 1.
+// `glassbox sync --project DIR [--trust-project] [--data-dir DIR]`: regenerates databases/ from the
+// databases in nao_config.yaml. A server the project names is connected only once approved (stored in the
+// data folder's store, like the app's approvals). Progress goes to stderr (one line per table), the summary
+// to stdout; any database error → exit 1.
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { project: { type: 'string' } }, strict: true })
-  const root = requireProject(values.project)
-  const result = await syncProject(root, {
-    onProgress: (progress) => io.stderr(`[${progress.done}/${progress.total}] ${progress.table}\n`)
+  const { values } = parseArgs({
+    args: argv,
+    options: { project: { type: 'string' }, 'trust-project': { type: 'boolean', default: false }, 'data-dir': { type: 'string' } },
+    strict: true
   })
+  const root = realpathSync(requireProject(values.project))
+  let store: ReturnType<typeof openStore>
+  try {
+    store = openStore(resolveDataDir(values['data-dir']))
+  } catch (error) {
+    throw new CliError(`the store cannot be opened: ${errorMessage(error)}`)
+  }
+  const trust = new TrustGate(root, store.trust, cliTrust(values['trust-project'], io))
+  const result = await withTrustGate(trust, () =>
+    syncProject(root, {
+      onProgress: (progress) => io.stderr(`[${progress.done}/${progress.total}] ${progress.table}\n`)
+    })
+  ).finally(() => store.close())
   const lines: string[] = []
   for (const database of result.databases) {
     if (database.skipped) lines.push(`${database.name}: skipped, ${database.skipped}`)

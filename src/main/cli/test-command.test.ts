@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { NAO_LAYOUT, copyNaoLayout, makeTempDir } from '../../../test/support/fixtures'
@@ -153,4 +154,35 @@ describe('glassbox test: which server serves a model', () => {
     expect(await main([...common, '--model', 'ghost'], missing.io)).toBe(1)
     expect(missing.err()).toBe(`glassbox test: --model ghost: none of the endpoints serves it (${halfServer.url}, ${allServer.url}); use --model URL#ghost\n`)
   }, 60_000)
+})
+
+describe('glassbox test and a server the project names', () => {
+  it('without approval, a case on that server errors with what the project asks, and the server receives nothing', async () => {
+    let connections = 0
+    const listener = createServer((socket) => {
+      connections += 1
+      socket.destroy()
+    })
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => void listener.close())
+    const address = listener.address()
+    if (address === null || typeof address === 'string') throw new Error('no port')
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    mkdirSync(join(temp.dir, 'tests'))
+    writeFileSync(join(temp.dir, 'nao_config.yaml'), `databases:\n  - {name: warehouse, type: postgres, host: 127.0.0.1, port: ${address.port}, database: analytics, user: analyst}\n`)
+    writeFileSync(join(temp.dir, 'tests/orders.yml'), 'name: orders\nprompt: How many orders?\nsql: SELECT count(*) FROM orders\ndatabase: warehouse\n')
+    server = await startScriptedServer({ script: [{ toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT count(*) FROM orders', database_id: 'warehouse' } }] }, { text: 'I could not count them.' }] })
+    const { io, out } = captureIo()
+    const code = await main(['test', '--project', temp.dir, '--endpoint', server.url, '--model', 'scripted-model', '--json'], io)
+    expect(code).toBe(1)
+    const report = JSON.parse(out())
+    expect(report.cases[0].status).toBe('error')
+    expect(JSON.stringify(report.cases[0])).toContain(`This project asks to connect to 127.0.0.1:${address.port} (postgres database analytics) as analyst. Nothing was sent`)
+    expect(connections).toBe(0)
+    // Approved, the same evaluation does reach it (the model's query and the expected SQL both may).
+    const approved = captureIo()
+    await main(['test', '--project', temp.dir, '--endpoint', server.url, '--model', 'scripted-model', '--json', '--trust-project'], approved.io)
+    expect(connections).toBeGreaterThan(0)
+  })
 })

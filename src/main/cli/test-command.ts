@@ -6,7 +6,7 @@ import { normalizeBaseUrl } from '../agent/endpoints'
 import { createGlassbox } from '../app/create-glassbox'
 import { loadTestCases } from '../eval/test-cases'
 import { CliError } from './cli-error'
-import { requireProject, withGlassbox } from './options'
+import { cliTrust, requireProject, withGlassbox } from './options'
 
 // `glassbox test --project DIR [--endpoint URL]… [--model NAME | --model URL#NAME]… [--timeout S] [--json]`:
 // runs tests/*.yml in test mode for each model through the same services as the Tests panel, so every
@@ -27,6 +27,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       compare: { type: 'boolean', default: false },
       show: { type: 'string' },
       'data-dir': { type: 'string' },
+      'trust-project': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false }
     },
     allowPositionals: true,
@@ -41,7 +42,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     endpoint: endpoints[0],
     model: values.model?.length === 1 && !values.model[0].includes('#') ? values.model[0] : undefined,
     watch: false,
-    extractMemories: false
+    extractMemories: false,
+    trust: cliTrust(values['trust-project'], io)
   })
 
   if (values.history || values.compare || values.show) {
@@ -70,6 +72,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (timeoutSeconds !== undefined && (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1)) throw new CliError('--timeout takes a whole number of seconds')
   const models = await modelsToEvaluate(values.model ?? [], endpoints)
   return withGlassbox(open(), async (glassbox) => {
+    await glassbox.session().mcpLoaded
     let evaluationId: string | null = null
     const several = (models?.length ?? 1) > 1
     glassbox.subscribe((event) => {

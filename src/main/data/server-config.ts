@@ -3,8 +3,11 @@ import { z } from 'zod'
 import type { ServerConnection } from '../project/types'
 
 // A database server declared in nao_config.yaml with nao's keys (host, port, database, user, password,
-// schema_name). Values may be `{{ env('NAME') }}`, as nao allows: those are the only templates evaluated,
-// and only here. The password is wrapped so it can never be printed, logged, serialised or put in a prompt.
+// schema_name). `user` and `password` may be `{{ env('NAME') }}`, as nao allows: they stay references here and
+// are evaluated only when connecting, after the user approved the project's request (src/main/trust). Where
+// the connection goes (host, port, database, schema) must be written out, so the project cannot choose it
+// from the user's environment. The password is wrapped so it can never be printed, logged, serialised or put
+// in a prompt.
 
 export const SERVER_TYPES = new Set(['postgres', 'postgresql'])
 
@@ -47,39 +50,48 @@ const serverEntry = z.object({
   schema_name: scalar.nullish()
 })
 
-/**
- * The connection of a server entry, or null with `problem` called. `env` is injectable for tests; missing
- * variables are reported by name (never by value).
- */
-export function parseServerConnection(
-  entry: unknown,
-  problem: (message: string) => void,
-  env: NodeJS.ProcessEnv = process.env
-): ServerConnection | null {
+/** The environment variables a value refers to (after markEnvReferences), in order of appearance. */
+export function envVariablesIn(value: string): string[] {
+  return [...value.matchAll(ENV_MARKER)].map((match) => match[1])
+}
+
+/** The value with its references evaluated; a variable that is not set is named (never a value shown). */
+export function resolveEnvReferences(value: string, env: NodeJS.ProcessEnv = process.env): string {
+  return value.replace(ENV_MARKER, (_match, name: string) => {
+    const found = env[name]
+    if (found === undefined) throw new Error(`the environment variable ${name} is not set`)
+    return found
+  })
+}
+
+/** The value as the user is shown it: a reference reads `$NAME`. */
+export function showEnvReferences(value: string): string {
+  return value.replace(ENV_MARKER, (_match, name: string) => `$${name}`)
+}
+
+/** The connection of a server entry, or null with `problem` called. Nothing from the environment is read here. */
+export function parseServerConnection(entry: unknown, problem: (message: string) => void): ServerConnection | null {
   const parsed = serverEntry.safeParse(entry)
   if (!parsed.success) {
     problem('host, port, database, user and password must be text or numbers')
     return null
   }
-  const missingVariables = new Set<string>()
-  const resolve = (value: string | null | undefined): string => {
-    if (value === null || value === undefined) return ''
-    return value.replace(ENV_MARKER, (_match, name: string) => {
-      const found = env[name]
-      if (found === undefined) missingVariables.add(name)
-      return found ?? ''
-    })
-  }
   const { host, port, database, user, password, schema_name: schemaName } = parsed.data
-  const connection = {
-    host: resolve(host) || 'localhost',
-    port: Number(resolve(port) || '5432'),
-    database: resolve(database),
-    user: resolve(user),
-    password: new Secret(resolve(password)),
-    schemaName: resolve(schemaName) || null
+  const located = { host, port, database, schema_name: schemaName }
+  const fromEnvironment = Object.entries(located).filter(([, value]) => value !== null && value !== undefined && envVariablesIn(value).length > 0)
+  if (fromEnvironment.length > 0) {
+    const keys = fromEnvironment.map(([key]) => `\`${key}\``).join(', ')
+    problem(`env() is allowed only in \`user\` and \`password\`; ${keys} must be written out (not evaluated, so this database cannot be queried)`)
+    return null
   }
-  if (missingVariables.size > 0) problem(`environment variable(s) not set: ${[...missingVariables].join(', ')}`)
+  const connection = {
+    host: host || 'localhost',
+    port: Number(port || '5432'),
+    database: database ?? '',
+    user: user ?? '',
+    password: new Secret(password ?? ''),
+    schemaName: schemaName || null
+  }
   if (!Number.isInteger(connection.port) || connection.port <= 0 || connection.port > 65_535) {
     problem(`port must be a number from 1 to 65535`)
     return null

@@ -17,7 +17,10 @@ export interface DatabaseConfig {
   server?: ServerConnection
 }
 
-/** A Postgres server from nao_config.yaml (nao's keys); `{{ env('…') }}` values are already resolved. */
+/**
+ * A Postgres server from nao_config.yaml (nao's keys). `user` and `password` may still hold `{{ env('…') }}`
+ * references: they are evaluated only at connect time, once the user approved (see src/main/trust).
+ */
 export interface ServerConnection {
   host: string
   port: number

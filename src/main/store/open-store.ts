@@ -14,6 +14,7 @@ import { SettingsRepo } from './settings-repo'
 import { EvaluationsRepo } from './evaluations-repo'
 import { TokenScalesRepo } from './token-scales-repo'
 import { FeedbackRepo } from './feedback-repo'
+import { TrustApprovalsRepo } from '../trust/approvals-repo'
 
 export const STORE_FILE = 'glassbox.sqlite'
 
@@ -42,6 +43,8 @@ export interface Store {
   readonly evaluations: EvaluationsRepo
   readonly tokenScales: TokenScalesRepo
   readonly feedback: FeedbackRepo
+  /** What the user approved each project to do beyond its folder (servers, environment variables, processes). */
+  readonly trust: TrustApprovalsRepo
   /** Runs `work` atomically (repository calls inside join the same transaction). */
   transaction<T>(work: () => T): T
   close(): void
@@ -117,6 +120,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     evaluations: new EvaluationsRepo(context),
     tokenScales: new TokenScalesRepo(context),
     feedback: new FeedbackRepo(context),
+    trust: new TrustApprovalsRepo(context),
     transaction: (work) => context.write(work),
     close: () => db.close()
   }

@@ -86,7 +86,12 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     previewTestCase: (input) => api.previewTestCase(parse('previewTestCase', i.previewTestCase, input)),
     saveTestCase: (input) => api.saveTestCase(parse('saveTestCase', i.saveTestCase, input)),
     initProject: (input) => api.initProject(parse('initProject', i.initProject, input)),
-    checkSetup: (input) => api.checkSetup(parse('checkSetup', i.checkSetup, input))
+    checkSetup: (input) => api.checkSetup(parse('checkSetup', i.checkSetup, input)),
+    getTrust: (input) => api.getTrust(parse('getTrust', i.getTrust, input)),
+    approveTrust: (input) => api.approveTrust(parse('approveTrust', i.approveTrust, input)),
+    revokeTrust: (input) => api.revokeTrust(parse('revokeTrust', i.revokeTrust, input)),
+    getMcpStatus: (input) => api.getMcpStatus(parse('getMcpStatus', i.getMcpStatus, input)),
+    restartMcpServer: (input) => api.restartMcpServer(parse('restartMcpServer', i.restartMcpServer, input))
   }
 }
 

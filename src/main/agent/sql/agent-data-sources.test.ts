@@ -19,12 +19,12 @@ afterEach(async () => {
   server = undefined
 })
 
-async function ask(project: string, dataDir: string, sql: string, databaseId: string, answer: string): Promise<{ printed: Record<string, unknown>; second: string }> {
+async function ask(project: string, dataDir: string, sql: string, databaseId: string, answer: string, extraArgs: string[] = []): Promise<{ printed: Record<string, unknown>; second: string }> {
   server = await startScriptedServer({
     script: [{ toolCalls: [{ name: 'execute_sql', args: { sql_query: sql, database_id: databaseId } }] }, { text: answer }]
   })
   const { io, out } = captureIo()
-  const code = await main(['ask', '--project', project, '--question', 'How much?', '--endpoint', server.url, '--model', 'scripted-model', '--data-dir', dataDir, '--json'], io)
+  const code = await main(['ask', '--project', project, '--question', 'How much?', '--endpoint', server.url, '--model', 'scripted-model', '--data-dir', dataDir, '--json', ...extraArgs], io)
   expect(code).toBe(0)
   return { printed: JSON.parse(out()), second: JSON.stringify(server.chatRequests()[1].body) }
 }
@@ -69,7 +69,7 @@ describe.skipIf(!pgAvailable)('the agent answers from a live Postgres', () => {
 
   it('through execute_sql, and the password reaches neither the model, the output nor the store', async () => {
     const dataDir = join(temp.dir, '.glassbox-data')
-    const { printed, second } = await ask(temp.dir, dataDir, "SELECT count(*) AS n FROM orders WHERE region = 'north'", 'warehouse', 'There are 100 north orders.')
+    const { printed, second } = await ask(temp.dir, dataDir, "SELECT count(*) AS n FROM orders WHERE region = 'north'", 'warehouse', 'There are 100 north orders.', ['--trust-project'])
     expect(printed).toMatchObject({ answer: 'There are 100 north orders.', toolCalls: [{ name: 'execute_sql', ok: true }] })
     expect(second).toContain('| 100 |')
     const everything = [JSON.stringify(printed), ...(server?.chatRequests().map((request) => JSON.stringify(request.body)) ?? [])]

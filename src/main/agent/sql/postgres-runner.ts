@@ -1,5 +1,6 @@
 import pg from 'pg'
 import type { ServerConnection } from '../../project/types'
+import { resolveTrustedServer } from '../../trust/server-trust'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from './query-result'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from './result-budget'
 
@@ -88,12 +89,13 @@ function serverKey(server: ServerConnection): string {
 }
 
 export async function connect(server: ServerConnection): Promise<pg.Client> {
+  const trusted = await resolveTrustedServer(server, 'postgres')
   const client = new pg.Client({
-    host: server.host,
-    port: server.port,
-    database: server.database,
-    user: server.user,
-    password: server.password.reveal(),
+    host: trusted.host,
+    port: trusted.port,
+    database: trusted.database,
+    user: trusted.user,
+    password: trusted.password,
     application_name: 'glassbox',
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     // Read-only from the first statement of the session, whatever a later statement tries.
@@ -105,7 +107,7 @@ export async function connect(server: ServerConnection): Promise<pg.Client> {
     await client.connect()
   } catch (error) {
     void client.end().catch(() => undefined)
-    throw new Error(`Cannot connect to Postgres at ${server.host}:${server.port} (database ${server.database}, user ${server.user}): ${messageOf(error)}`)
+    throw new Error(`Cannot connect to Postgres at ${server.host}:${server.port} (database ${server.database}, user ${trusted.user}): ${messageOf(error)}`)
   }
   return client
 }

@@ -10,6 +10,7 @@ import { syncProject, SyncCancelledError } from '../../data/sync'
 import { loadProject } from '../../project/load'
 import { executeSqlTool } from '../tools/execute-sql'
 import { makeToolContext } from '../tools/tool-context.testing'
+import { trustingEverything } from '../../trust/trust.testing'
 
 // #14.2: a real Postgres cluster started for these tests (initdb + pg_ctl, loopback, unprivileged), queried
 // as a non-superuser that owns the table it must not be able to change.
@@ -35,7 +36,9 @@ describe.skipIf(!available)('execute_sql on a live Postgres', () => {
   })
 
   const run = (sql: string, limits: Partial<typeof ctx.limits> = {}, signal?: AbortSignal) =>
-    executeSqlTool.invoke({ sql_query: sql, database_id: 'warehouse' }, { ...ctx, limits: { ...ctx.limits, ...limits }, signal: signal ?? ctx.signal })
+    trustingEverything(temp.dir, () =>
+      executeSqlTool.invoke({ sql_query: sql, database_id: 'warehouse' }, { ...ctx, limits: { ...ctx.limits, ...limits }, signal: signal ?? ctx.signal })
+    )
 
   it('answers an aggregate with the true figure', async () => {
     const expected = (await cluster.admin('SELECT sum(amount)::text AS total FROM orders')).rows[0].total
@@ -46,7 +49,7 @@ describe.skipIf(!available)('execute_sql on a live Postgres', () => {
   })
 
   it('answers under the database name sync gives the folder (database=shop) too', async () => {
-    const result = await executeSqlTool.invoke({ sql_query: 'SELECT count(*) AS n FROM crm.customers', database_id: 'shop' }, ctx)
+    const result = await trustingEverything(temp.dir, () => executeSqlTool.invoke({ sql_query: 'SELECT count(*) AS n FROM crm.customers', database_id: 'shop' }, ctx))
     expect(result.output).toContain('(database warehouse, postgres)')
     expect(result.output).toContain('| 2 |')
   })
@@ -126,15 +129,16 @@ describe.skipIf(!available)('execute_sql on a live Postgres', () => {
   it('never shows the password: not in the snapshot, not in errors, not in the connection list', async () => {
     const project = await loadProject(temp.dir)
     const server = project.databases[0].server
-    expect(server?.password.reveal()).toBe(ANALYST.password)
+    // The snapshot holds the reference only: the value is read from the environment when connecting.
+    expect(server?.password.reveal()).toBe('__glassbox_env__GLASSBOX_TEST_PG_PASSWORD__')
     for (const printed of [JSON.stringify(project), inspect(project, { depth: 10 }), String(server?.password), JSON.stringify(ctx.databases.list())]) {
       expect(printed).not.toContain(ANALYST.password)
     }
     expect(JSON.stringify(project.databases[0])).toContain('"password":"****"')
     process.env.GLASSBOX_TEST_PG_PASSWORD = 'wrong-password-91ab'
     const wrong = await makeToolContext(temp.dir)
+    const failed = await trustingEverything(temp.dir, () => executeSqlTool.invoke({ sql_query: 'SELECT 1' }, wrong))
     process.env.GLASSBOX_TEST_PG_PASSWORD = ANALYST.password
-    const failed = await executeSqlTool.invoke({ sql_query: 'SELECT 1' }, wrong)
     wrong.close()
     expect(failed.ok).toBe(false)
     expect(failed.output).toMatch(/Cannot connect to Postgres at 127\.0\.0\.1:\d+ \(database shop, user analyst\): password authentication failed/)
@@ -161,7 +165,7 @@ describe.skipIf(!available)('sync from a live Postgres', () => {
     temp = makeTempDir()
     writeFileSync(join(temp.dir, 'nao_config.yaml'), postgresConfig(cluster.port))
     const progress: string[] = []
-    const result = await syncProject(temp.dir, { onProgress: (step) => progress.push(`${step.done}/${step.total} ${step.table}`) })
+    const result = await trustingEverything(temp.dir, () => syncProject(temp.dir, { onProgress: (step) => progress.push(`${step.done}/${step.total} ${step.table}`) }))
     expect(result.errors).toEqual([])
     expect(progress).toEqual(['1/3 warehouse: crm.customers', '2/3 warehouse: public.north_orders', '3/3 warehouse: public.orders'])
     const orders = join(temp.dir, 'databases/type=postgres/database=shop/schema=public/table=orders')
@@ -180,7 +184,7 @@ describe.skipIf(!available)('sync from a live Postgres', () => {
   it('is stopped from the app (cancelSync) after the first table', async () => {
     temp = makeTempDir()
     writeFileSync(join(temp.dir, 'nao_config.yaml'), postgresConfig(cluster.port))
-    const glassbox = await createGlassbox({ dataDir: join(temp.dir, '.data'), projectPath: temp.dir, watch: false })
+    const glassbox = await createGlassbox({ dataDir: join(temp.dir, '.data'), projectPath: temp.dir, watch: false, trust: { approveAll: true } })
     try {
       glassbox.subscribe((event) => event.channel === 'sync-progress' && event.progress.done === 1 && void glassbox.cancelSync({}))
       await expect(glassbox.syncProject({})).rejects.toThrow(/Sync cancelled after 1 of 3 tables/)
@@ -193,7 +197,7 @@ describe.skipIf(!available)('sync from a live Postgres', () => {
   it('runs from the real command line and exits (no connection left open)', async () => {
     temp = makeTempDir()
     writeFileSync(join(temp.dir, 'nao_config.yaml'), postgresConfig(cluster.port))
-    const child = spawn(join(REPO_ROOT, 'node_modules/.bin/tsx'), ['--tsconfig', 'tsconfig.node.json', 'src/main/cli.ts', 'sync', '--project', temp.dir], {
+    const child = spawn(join(REPO_ROOT, 'node_modules/.bin/tsx'), ['--tsconfig', 'tsconfig.node.json', 'src/main/cli.ts', 'sync', '--project', temp.dir, '--trust-project', '--data-dir', join(temp.dir, '.data')], {
       cwd: REPO_ROOT,
       env: { ...process.env, GLASSBOX_TEST_PG_PASSWORD: ANALYST.password },
       stdio: ['ignore', 'pipe', 'pipe']
@@ -212,7 +216,7 @@ describe.skipIf(!available)('sync from a live Postgres', () => {
     temp = makeTempDir()
     writeFileSync(join(temp.dir, 'nao_config.yaml'), postgresConfig(cluster.port))
     const controller = new AbortController()
-    const sync = syncProject(temp.dir, { signal: controller.signal, onProgress: (step) => step.done === 1 && controller.abort() })
+    const sync = trustingEverything(temp.dir, () => syncProject(temp.dir, { signal: controller.signal, onProgress: (step) => step.done === 1 && controller.abort() }))
     await expect(sync).rejects.toBeInstanceOf(SyncCancelledError)
     expect(existsSync(join(temp.dir, 'databases/type=postgres/database=shop/schema=crm/table=customers/columns.md'))).toBe(true)
     expect(existsSync(join(temp.dir, 'databases/type=postgres/database=shop/schema=public/table=orders'))).toBe(false)

@@ -141,7 +141,7 @@ function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return withoutLargeBounds(rest) as Record<string, unknown>
 }
 
-function withoutLargeBounds(node: unknown): unknown {
+export function withoutLargeBounds(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutLargeBounds)
   if (node === null || typeof node !== 'object') return node
   const copy: Record<string, unknown> = {}

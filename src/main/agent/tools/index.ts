@@ -13,8 +13,11 @@ import { suggestFollowUpsTool } from './suggest-follow-ups'
 export { createTool, DEFAULT_TOOL_LIMITS, ToolError } from './create-tool'
 export type { AgentTool, ToolContext, ToolLimits, ToolInvocation, AgentResultRecord, ToolResultRecord } from './create-tool'
 
-/** The agent's tools, names as nao's. Test mode drops `clarification`: nobody is there to answer. */
-export function createAgentTools(options: { testMode?: boolean } = {}): AgentTool[] {
+/**
+ * The agent's tools, names as nao's, then the tools the project's MCP servers add (`projectTools`).
+ * Test mode drops `clarification`: nobody is there to answer.
+ */
+export function createAgentTools(options: { testMode?: boolean; projectTools?: readonly AgentTool[] } = {}): AgentTool[] {
   const tools = [
     executeSqlTool,
     readTool,
@@ -26,5 +29,6 @@ export function createAgentTools(options: { testMode?: boolean } = {}): AgentToo
     readAgentResultTool,
     readToolResultTool
   ]
-  return options.testMode ? tools : [...tools, clarificationTool]
+  const builtIn = options.testMode ? tools : [...tools, clarificationTool]
+  return [...builtIn, ...(options.projectTools ?? [])]
 }

@@ -16,3 +16,8 @@ export const DEFAULT_TOOL_NAMES: readonly string[] = [
 export function toolNamesFor(testMode: boolean, tools: readonly string[] = DEFAULT_TOOL_NAMES): string[] {
   return testMode ? tools.filter((name) => name !== 'clarification') : [...tools]
 }
+
+/** Tools an MCP server of the project adds: named `<server>__<tool>`, which no built-in tool is. */
+export function projectToolNames(tools: readonly string[]): string[] {
+  return tools.filter((name) => name.includes('__'))
+}

@@ -8,10 +8,24 @@ import { evaluations } from './0060-evaluations'
 import { answerVersions } from './0070-answer-versions'
 import { chatListIndex } from './0080-chat-list-index'
 import { runOwner } from './0090-run-owner'
+import { trustApprovals } from './0100-trust-approvals'
 import { evaluationVerdicts } from './0105-evaluation-verdicts'
 import { feedback } from './0110-feedback'
 
 /** Every schema step in order. Append only: a released step is never edited, a new file fixes it. */
-export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, tokenScales, runRequests, evaluations, answerVersions, chatListIndex, runOwner, evaluationVerdicts, feedback]
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  memoryTokens,
+  memoryCounts,
+  tokenScales,
+  runRequests,
+  evaluations,
+  answerVersions,
+  chatListIndex,
+  runOwner,
+  trustApprovals,
+  evaluationVerdicts,
+  feedback
+]
 
 checkRegistry(MIGRATIONS)

@@ -22,6 +22,14 @@ const LABELS: Record<string, string> = {
 
 const MAX_OUTPUT_CHARS = 20_000
 
+/** A built-in tool by its label; a project MCP server's tool (`server__tool`) by its server and tool. */
+function toolLabel(name: string): string {
+  const label = LABELS[name]
+  if (label) return label
+  const split = name.indexOf('__')
+  return split > 0 ? `MCP ${name.slice(0, split)} · ${name.slice(split + 2)}` : name
+}
+
 function headline(call: ToolCallView): string {
   const args = call.args
   const first = ['file_path', 'path', 'pattern', 'resultId'].map((key) => args[key]).find((value) => typeof value === 'string')
@@ -46,7 +54,7 @@ export function ToolCallCard({ call }: { call: ToolCallView }): React.JSX.Elemen
     <div className={`tool-call ${open ? 'open' : ''} ${call.ok === false ? 'failed' : ''}`} data-testid="tool-call" data-tool={call.name}>
       <button className="tool-call-head" onClick={() => setOpen((value) => !value)} aria-expanded={open}>
         <StatusDot ok={call.ok} />
-        <span className="tool-call-label">{LABELS[call.name] ?? call.name}</span>
+        <span className="tool-call-label">{toolLabel(call.name)}</span>
         <span className="tool-call-summary" title={call.name === 'execute_sql' ? (readTable(call.data)?.queryId ?? undefined) : undefined}>
           {headline(call)}
         </span>

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { RunRequestView } from '../../../../shared/api'
 import type { PromptPreview, RequestMessage } from '../../../../shared/prompt'
+import type { McpToolView } from '../../../../shared/trust'
 import { parseRequestBody } from './request-body'
 import { BudgetBar, TrimList } from './BudgetBar'
 
@@ -20,6 +21,7 @@ export function RequestTab({ preview, requests }: { preview: PromptPreview; requ
       ) : (
         <p className="notice">The context window is unknown (no model selected), so the budget cannot be checked. Pick a model or set the window in Settings.</p>
       )}
+      {preview.mcpTools && preview.mcpTools.length > 0 && <McpTools tools={preview.mcpTools} />}
       <h4>
         {requests && requests.length > 0 ? 'First request as assembled' : 'Messages'} <span className="muted">({preview.messages.length}, in order)</span>
       </h4>
@@ -33,6 +35,42 @@ export function RequestTab({ preview, requests }: { preview: PromptPreview; requ
 }
 
 const PREVIEW_CHARS = 600
+
+/** Tools the project's MCP servers add to every request: which server, which tool, its schema and cost. */
+function McpTools({ tools }: { tools: McpToolView[] }): React.JSX.Element {
+  const total = tools.reduce((sum, tool) => sum + tool.tokens, 0)
+  return (
+    <details className="request-tools" data-testid="mcp-tools">
+      <summary>
+        Tools from MCP servers ({tools.length}, {total.toLocaleString()} tokens)
+      </summary>
+      <table className="mcp-tool-table">
+        <thead>
+          <tr>
+            <th>Server</th>
+            <th>Tool</th>
+            <th>Tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tools.map((tool) => (
+            <tr key={tool.name} title={tool.description}>
+              <td>{tool.server}</td>
+              <td>
+                <code>{tool.tool}</code>
+                <details>
+                  <summary className="small">schema</summary>
+                  <pre className="request-message-text">{JSON.stringify(tool.inputSchema, null, 2)}</pre>
+                </details>
+              </td>
+              <td>{tool.tokens.toLocaleString()}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  )
+}
 
 function contentText(message: RequestMessage): string {
   if (typeof message.content === 'string') return message.content

@@ -18,6 +18,8 @@ import { Toasts } from './Toasts'
 import { TopBar } from './TopBar'
 import { ErrorBoundary, PanelError } from '../common/ErrorBoundary'
 import { useLearnedMemoryNotices } from '../../state/use-learned-memories'
+import { useTrust } from '../../state/use-trust'
+import { TrustDialog, TrustIndicator } from './TrustDialog'
 
 // Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
 // it and the inspector previews it. Panes are resizable and remembered; when the inspector would leave the
@@ -63,6 +65,7 @@ export function App(): React.JSX.Element {
     [newChat]
   )
   useLearnedMemoryNotices()
+  const trust = useTrust()
   const inspectRun = useCallback((runId: string) => {
     setInspectedRun(runId)
     setInspectorOpen(true)
@@ -97,7 +100,7 @@ export function App(): React.JSX.Element {
         Skip to the message box
       </a>
       <ErrorBoundary fallback={(error, retry) => <PanelError name="top bar" className="topbar" error={error} retry={retry} />}>
-        <TopBar />
+        <TopBar extra={project ? <TrustIndicator trust={trust} /> : null} />
       </ErrorBoundary>
       <ErrorBoundary fallback={(error, retry) => <PanelError name="sidebar" className="sidebar" error={error} retry={retry} />}>
         <Sidebar onHelp={() => setHelpOpen(true)} />
@@ -114,7 +117,7 @@ export function App(): React.JSX.Element {
           ) : view === 'memory' ? (
             <MemoryManager />
           ) : view === 'settings' ? (
-            <SettingsPanel />
+            <SettingsPanel trust={trust} />
           ) : view === 'tests' ? (
             <TestsPanel onInspectRun={inspectRun} />
           ) : view === 'feedback' ? (
@@ -151,6 +154,7 @@ export function App(): React.JSX.Element {
         </ErrorBoundary>
       )}
       {helpOpen && <HelpSheet onClose={() => setHelpOpen(false)} />}
+      {project && <TrustDialog trust={trust} />}
     </div>
   )
 }

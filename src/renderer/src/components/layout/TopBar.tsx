@@ -10,7 +10,8 @@ function timezones(current: string): string[] {
   return all.includes(current) ? all : [current, ...all]
 }
 
-export function TopBar(): React.JSX.Element {
+/** `extra`: controls other features add at the end (the project-trust indicator). */
+export function TopBar({ extra }: { extra?: React.ReactNode } = {}): React.JSX.Element {
   const { settings, models, modelsLoading, refreshModels, updateSettings, project, sync, runSync, cancelSync } = useApp()
   const zones = useMemo(() => timezones(settings?.timezone ?? 'UTC'), [settings?.timezone])
   const running = (models ?? []).filter((server) => server.running)
@@ -96,6 +97,7 @@ export function TopBar(): React.JSX.Element {
             Stop sync
           </button>
         )}
+        {extra}
       </div>
       {sync.running && sync.progress && (
         <div className="topbar-progress" style={{ width: `${(sync.progress.done / Math.max(1, sync.progress.total)) * 100}%` }} title={sync.progress.table} />

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react'
 import { useApp } from '../../state/app-state'
 import { AppearanceSettings } from './AppearanceSettings'
+import { TrustSettings } from './TrustSettings'
+import type { TrustState } from '../../state/use-trust'
 
 // Endpoint and model (when not picked from the detected list), context window, memory.
 
-export function SettingsPanel(): React.JSX.Element {
+export function SettingsPanel({ trust }: { trust?: TrustState } = {}): React.JSX.Element {
   const { settings, updateSettings, models, refreshModels } = useApp()
   const [endpoint, setEndpoint] = useState(settings?.endpoint ?? '')
   const [model, setModel] = useState(settings?.model ?? '')
@@ -90,6 +92,7 @@ export function SettingsPanel(): React.JSX.Element {
         <span className="toggle-track" />
         <span>Use memory in this project (budget: {settings.memoryBudget.toLocaleString()} tokens; try others in the inspector’s Memory tab)</span>
       </label>
+      {trust && <TrustSettings trust={trust} />}
       <AppearanceSettings />
     </section>
   )
