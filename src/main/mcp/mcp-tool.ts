@@ -70,10 +70,7 @@ export function toMcpTool(
   return { server, tool: listed.name, description, inputSchema, agentTool, tokens, call }
 }
 
-/**
- * The text the model receives from an MCP tool. Tool output is data, never instructions: when the agent
- * gains its defanging of chat-template control tokens for tool output, it applies here, before the cap.
- */
+/** The text the model receives from an MCP tool, capped like `read` (run-agent defangs every tool message it sends). */
 function toolOutputForModel(text: string, maxChars: number): string {
   return capText(text, maxChars)
 }
