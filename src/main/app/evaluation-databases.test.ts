@@ -144,7 +144,7 @@ describe.skipIf(!postgres)('two Postgres databases', () => {
   })
 
   it('judges every case on its own Postgres database', async () => {
-    glassbox = await createGlassbox({ dataDir: join(temp.dir, 'postgres-data'), projectPath: project.dir, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
+    glassbox = await createGlassbox({ dataDir: join(temp.dir, 'postgres-data'), projectPath: project.dir, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false, trust: { approveAll: true } })
     const detail = await glassbox.runEvaluation({})
     expectEachOnItsOwnDatabase(Object.fromEntries(detail.runs[0].cases.map((item) => [item.name, item])))
   }, 60_000)
