@@ -138,7 +138,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   /** Stores the user's message, starts the run answering it, and learns memories from it in the background. */
   async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean, forModel?: EvalModel, turnId?: string): Promise<StartedRun> {
     const project = session()
-    const snapshot = project.snapshot()
+    const snapshot = await project.freshSnapshot()
     const question = messageText(snapshot, text, extras.skill)
     const { files, images } = await describeMessageFiles(snapshot, extras)
     // An evaluation names its model; everything else comes from the settings.
@@ -184,7 +184,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   /** The prompt a question would send now, without sending it. The CLI may pin what the app takes from settings. */
   async function preview(input: PreviewOptions): Promise<PromptPreview> {
     const project = session()
-    const snapshot = project.snapshot()
+    const snapshot = await project.freshSnapshot()
     const current = settings()
     const testMode = input.testMode ?? current.testMode
     const chat = input.chatId ? store.chats.get(input.chatId) : null

@@ -28,6 +28,11 @@ export class ProjectSession {
     return this.model.snapshot()
   }
 
+  /** The snapshot a prompt asked for now must see (see ProjectModel.freshSnapshot). */
+  freshSnapshot(): Promise<ProjectSnapshot> {
+    return this.model.freshSnapshot()
+  }
+
   onChange(listener: (snapshot: ProjectSnapshot) => void): () => void {
     return this.model.onChange(listener)
   }
@@ -66,5 +71,5 @@ export function projectInfo(snapshot: ProjectSnapshot): ProjectInfo {
 
 /** A project read once, for one-shot commands: no watcher to keep the process alive. */
 function staticModel(snapshot: ProjectSnapshot): ProjectModel {
-  return { snapshot: () => snapshot, onChange: () => () => undefined, close: async () => undefined }
+  return { snapshot: () => snapshot, freshSnapshot: async () => snapshot, onChange: () => () => undefined, close: async () => undefined }
 }

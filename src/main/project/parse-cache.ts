@@ -1,4 +1,6 @@
 import type { Diagnostic } from '../../shared/prompt'
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
 import { describeCut, fileVersionKey, readProjectTextSync, versionKey } from './read-text'
 
 // Parsed project files, reused while a file's real path, mtime and size stay the same, so a rebuild after a
@@ -17,7 +19,7 @@ export interface Loaded<T> {
 }
 
 export class ParsedFileCache<T> {
-  private readonly entries = new Map<string, { key: string; loaded: Loaded<T> }>()
+  private readonly entries = new Map<string, { key: string; mtimeMs: number; size: number; loaded: Loaded<T> }>()
 
   constructor(private readonly parse: (relPath: string, text: string) => Parsed<T>) {}
 
@@ -40,6 +42,19 @@ export class ParsedFileCache<T> {
     for (const path of relPaths) this.entries.delete(path)
   }
 
+  /**
+   * The cached paths whose file on disk no longer has the mtime and size it was read with (or is gone): one
+   * stat each, no read, so a prompt can tell at once whether an edit the watcher has not reported yet exists.
+   */
+  changedOnDisk(root: string): string[] {
+    const changed: string[] = []
+    for (const [path, entry] of this.entries) {
+      const info = statSync(join(root, path), { throwIfNoEntry: false })
+      if (!info || info.mtimeMs !== entry.mtimeMs || info.size !== entry.size) changed.push(path)
+    }
+    return changed
+  }
+
   /** Keeps only entries whose path is still wanted, so deleted files do not pile up. */
   retain(relPaths: ReadonlySet<string>): void {
     for (const path of this.entries.keys()) if (!relPaths.has(path)) this.entries.delete(path)
@@ -55,7 +70,7 @@ export class ParsedFileCache<T> {
     const parsed = this.parse(relPath, read.text)
     const cut: Diagnostic[] = read.cut ? [{ file: relPath, problem: describeCut(read.size, maxBytes) }] : []
     const loaded = { value: parsed.value, diagnostics: [...cut, ...parsed.diagnostics] }
-    this.entries.set(relPath, { key: versionKey(read.real, read.mtimeMs, read.size), loaded })
+    this.entries.set(relPath, { key: versionKey(read.real, read.mtimeMs, read.size), mtimeMs: read.mtimeMs, size: read.size, loaded })
     return loaded
   }
 }

@@ -3,6 +3,7 @@ import { realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
 import { ChangeBatcher, type ChangeBatch } from './change-batcher'
+import { changedPromptInputs } from './prompt-inputs'
 import { toProjectPath } from './safe-path'
 import { DATABASES_FOLDER } from './databases'
 import { listFolders, refreshPaths, walkProject, walkProjectExcept, type ProjectTree } from './tree'
@@ -16,6 +17,12 @@ import { errorMessage } from '../../shared/error-message'
 
 export interface ProjectModel {
   snapshot(): ProjectSnapshot
+  /**
+   * The snapshot for a prompt asked for now: an edit to a file the prompt reads (RULES.md, a skill, an
+   * override, the config) or a skill added or removed is read at once, even if the watcher has not reported it
+   * yet or is still waiting for changes to settle.
+   */
+  freshSnapshot(): Promise<ProjectSnapshot>
   /** Called after every applied change with the new snapshot. Returns an unsubscribe function. */
   onChange(listener: (snapshot: ProjectSnapshot) => void): () => void
   close(): Promise<void>
@@ -113,6 +120,13 @@ class WatchedProject implements WatchedProjectModel {
     return this.watching
   }
 
+  async freshSnapshot(): Promise<ProjectSnapshot> {
+    if (this.closed || this.gone) return this.current
+    const changed = changedPromptInputs(this.root, this.tree, this.caches)
+    if (changed.length > 0) await this.batcher.applyNow(changed)
+    return this.current
+  }
+
   onChange(listener: (snapshot: ProjectSnapshot) => void): () => void {
     this.listeners.add(listener)
     return () => void this.listeners.delete(listener)
@@ -200,8 +214,9 @@ class WatchedProject implements WatchedProjectModel {
     if (this.closed) return
     const changed = batch.full ? null : batch.paths
     const next = await buildSnapshot(this.root, this.tree, this.caches, this.current.version, changed)
-    // A rescan is a guess that something changed; when nothing did, listeners are not bothered.
-    if (batch.full && sameContent(next, this.current)) return
+    // A rescan is a guess that something changed, and the watcher reports again an edit a prompt has already
+    // read: when nothing changed, listeners are not bothered and caches keyed by the snapshot stay valid.
+    if (sameContent(next, this.current)) return
     this.publish(next)
   }
 
@@ -236,7 +251,15 @@ class WatchedProject implements WatchedProjectModel {
 }
 
 function sameContent(a: ProjectSnapshot, b: ProjectSnapshot): boolean {
-  return JSON.stringify({ ...a, version: 0 }) === JSON.stringify({ ...b, version: 0 })
+  // The two big lists are usually the very same arrays (reused while unchanged); compared item by item otherwise.
+  if (!sameStrings(a.files, b.files)) return false
+  if (a.tables !== b.tables && JSON.stringify(a.tables) !== JSON.stringify(b.tables)) return false
+  const rest = (snapshot: ProjectSnapshot) => JSON.stringify({ ...snapshot, files: null, tables: null, version: 0 })
+  return rest(a) === rest(b)
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((item, index) => item === b[index]))
 }
 
 /** Device and inode of the folder, or null when nothing (or not a folder) is at the path. */
