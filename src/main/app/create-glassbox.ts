@@ -6,6 +6,7 @@ import { createAgentTools } from '../agent/tools'
 import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
+import { useTokenCountMemory } from '../prompt/tokens'
 import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
 import type { ApiInputs, ChatDetail, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
@@ -36,6 +37,8 @@ export interface GlassboxOptions {
   model?: string
   /** Watch the project for changes (the app and web mode); one-shot commands load it once. */
   watch?: boolean
+  /** Without watching: read only what the system prompt shows (see loadProjectForPrompt), for one prompt preview. */
+  readForPromptOnly?: boolean
   /** A better_sqlite3.node built for this runtime (the Electron app passes its own). */
   nativeBinding?: string
   /** Clock (tests pin it). */
@@ -87,6 +90,7 @@ export class NoProjectOpenError extends Error {
 
 export async function createGlassbox(options: GlassboxOptions = {}): Promise<Glassbox> {
   const store = openStore(resolveDataDir(options.dataDir), { nativeBinding: options.nativeBinding })
+  const forgetTokenCounts = useTokenCountMemory(store.tokenCounts)
   // A run whose process was killed mid-way would otherwise show as still streaming for ever.
   store.runs.markInterrupted()
   const now = options.now ?? (() => new Date())
@@ -115,7 +119,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   }
 
   async function open(path: string): Promise<ProjectSession> {
-    const next = await ProjectSession.open(store, path, { watch: options.watch ?? true })
+    const next = await ProjectSession.open(store, path, { watch: options.watch ?? true, readForPromptOnly: options.readForPromptOnly })
     stopWatching()
     await current?.close()
     current = next
@@ -403,6 +407,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       await current?.close()
       current = null
       listeners.clear()
+      forgetTokenCounts()
       store.close()
     }
   }

@@ -1,5 +1,5 @@
 import { createDatabasePool, type DatabasePool } from '../agent/sql/database-pool'
-import { loadProject } from '../project/load'
+import { loadProject, loadProjectForPrompt } from '../project/load'
 import { openProject, type ProjectModel } from '../project/watch'
 import type { ProjectSnapshot } from '../project/types'
 import type { Store } from '../store'
@@ -17,8 +17,9 @@ export class ProjectSession {
     readonly projectId: number
   ) {}
 
-  static async open(store: Store, path: string, options: { watch: boolean }): Promise<ProjectSession> {
-    const model = options.watch ? await openProject(path) : staticModel(await loadProject(path))
+  static async open(store: Store, path: string, options: { watch: boolean; readForPromptOnly?: boolean }): Promise<ProjectSession> {
+    const read = options.readForPromptOnly ? loadProjectForPrompt : loadProject
+    const model = options.watch ? await openProject(path) : staticModel(await read(path))
     const snapshot = model.snapshot()
     const record = store.projects.ensure(snapshot.root, snapshot.name)
     return new ProjectSession(model, record.id)

@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'chokidar'
+import type { FSWatcher } from 'chokidar'
 import { realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
@@ -6,7 +6,8 @@ import { ChangeBatcher, type ChangeBatch } from './change-batcher'
 import { changedPromptInputs } from './prompt-inputs'
 import { toProjectPath } from './safe-path'
 import { DATABASES_FOLDER } from './databases'
-import { listFolders, refreshPaths, walkProject, walkProjectExcept, type ProjectTree } from './tree'
+import { walkForFirstPrompt } from './first-tree'
+import { refreshPaths, walkProject, type ProjectTree } from './tree'
 import type { ProjectSnapshot } from './types'
 import { ALWAYS_HIDDEN_FOLDERS } from './visibility'
 import { errorMessage } from '../../shared/error-message'
@@ -92,19 +93,11 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   async start(): Promise<void> {
-    const { tree, deferred: schemas } = await walkProjectExcept(this.root, isSchemaFolder)
+    const { tree, databasesDeferred } = await walkForFirstPrompt(this.root, this.options.listSchemaFoldersAtOpenUpTo)
     this.tree = tree
-    const listLater = schemas.length > (this.options.listSchemaFoldersAtOpenUpTo ?? 4)
-    if (!listLater) await listFolders(this.root, tree, schemas)
-    else {
-      for (const schema of schemas) {
-        const tables = await listFolders(this.root, tree, [schema], isTableFolder)
-        if (tables.some((folder) => folder.slice(folder.lastIndexOf('/') + 1).startsWith('table='))) break
-      }
-    }
     this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
     // The rest of databases/, as one batch through the usual path: it publishes the complete snapshot.
-    if (listLater) this.batcher.add(DATABASES_FOLDER)
+    if (databasesDeferred) this.batcher.add(DATABASES_FOLDER)
     // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
     // once it is ready catches what changed in between (and publishes nothing if nothing did).
     this.watchInBackground()
@@ -141,6 +134,9 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   private async startWatcher(): Promise<void> {
+    // Loaded here, not with the module: a one-shot command reads the project without watching it.
+    const { watch } = await import('chokidar')
+    if (this.closed) return
     const watcher = watch(this.root, {
       ignoreInitial: true,
       followSymlinks: false,
@@ -276,23 +272,6 @@ async function identityOf(path: string): Promise<string | null> {
 function watchedPathOf(details: unknown): string | null {
   if (typeof details !== 'object' || details === null || !('watchedPath' in details)) return null
   return typeof details.watchedPath === 'string' ? details.watchedPath : null
-}
-
-/** `databases/type=…/database=…/schema=…`, the level below which a big project is listed after the first snapshot. */
-function isSchemaFolder(relPath: string): boolean {
-  return isDatabasesLevel(relPath, 3)
-}
-
-/** `databases/type=…/database=…/schema=…/table=…`. */
-function isTableFolder(relPath: string): boolean {
-  return isDatabasesLevel(relPath, 4)
-}
-
-function isDatabasesLevel(relPath: string, depth: number): boolean {
-  if (!relPath.startsWith(DATABASES_FOLDER + '/')) return false
-  let slashes = 0
-  for (let at = relPath.indexOf('/'); at !== -1; at = relPath.indexOf('/', at + 1)) slashes++
-  return slashes === depth
 }
 
 function isAlwaysHidden(relPath: string): boolean {

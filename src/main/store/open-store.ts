@@ -13,6 +13,7 @@ import { RunsRepo } from './runs-repo'
 import { SettingsRepo } from './settings-repo'
 import { EvaluationsRepo } from './evaluations-repo'
 import { TokenScalesRepo } from './token-scales-repo'
+import { TokenCountsRepo } from './token-counts-repo'
 
 export const STORE_FILE = 'glassbox.sqlite'
 
@@ -40,6 +41,8 @@ export interface Store {
   readonly settings: SettingsRepo
   readonly evaluations: EvaluationsRepo
   readonly tokenScales: TokenScalesRepo
+  /** Token counts by content, so a part counted once is not counted again by a later process. */
+  readonly tokenCounts: TokenCountsRepo
   /** Runs `work` atomically (repository calls inside join the same transaction). */
   transaction<T>(work: () => T): T
   close(): void
@@ -103,6 +106,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
 
   const context = new StoreContext(db, file, options.now)
   const projects = new ProjectsRepo(context)
+  const tokenCounts = new TokenCountsRepo(context, !readonly)
   return {
     file,
     db,
@@ -114,7 +118,16 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     settings: new SettingsRepo(context, projects),
     evaluations: new EvaluationsRepo(context),
     tokenScales: new TokenScalesRepo(context),
+    tokenCounts,
     transaction: (work) => context.write(work),
-    close: () => db.close()
+    close: () => {
+      try {
+        tokenCounts.save()
+      } catch (error) {
+        // A cache: counting again later is all a lost write costs.
+        console.error(`[store] token counts not saved: ${error instanceof Error ? error.message : String(error)}`)
+      }
+      db.close()
+    }
   }
 }
