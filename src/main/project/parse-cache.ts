@@ -27,10 +27,12 @@ export class ParsedFileCache<T> {
    * Reads and parses `relPath` (at most `maxBytes`), or returns the cached result if the file is unchanged.
    * Synchronous (see readProjectTextSync): callers yield between files.
    */
-  load(root: string, relPath: string, maxBytes: number): Loaded<T> {
+  load(root: string, relPath: string, maxBytes: number, options: { unchanged?: boolean } = {}): Loaded<T> {
     const cached = this.entries.get(relPath)
     // Nothing cached (as for every file when a project opens): read at once, keyed by what the read saw.
     if (!cached) return this.readAndKeep(root, relPath, maxBytes)
+    // The caller knows which paths changed (the watcher's batch): the others need no stat and realpath each.
+    if (options.unchanged) return cached.loaded
     const key = fileVersionKey(root, relPath)
     if (typeof key !== 'string') return { value: null, diagnostics: [{ file: relPath, problem: key.problem }] }
     if (cached.key === key) return cached.loaded

@@ -195,6 +195,17 @@ describe('openProject', () => {
     expect(model.snapshot().files.some((file) => file.startsWith('docs/'))).toBe(false)
   })
 
+  it('lists the same files as a fresh load after a prompt read a skill that came and one that went', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 60_000, maxWaitMs: 60_000 })
+    writeFileSync(join(dir, 'agent', 'skills', 'added.md'), 'a new skill')
+    expect((await model.freshSnapshot()).files).toEqual((await loadProject(dir)).files)
+    rmSync(join(dir, 'agent', 'skills', 'revenue.md'))
+    const files = (await model.freshSnapshot()).files
+    expect(files).toEqual((await loadProject(dir)).files)
+    expect(files).toContain('agent/skills/added.md')
+    expect(files).not.toContain('agent/skills/revenue.md')
+  })
+
   it('resolves a database path once its file appears, though the config did not change', async () => {
     const { dir, model } = await openCopy({ debounceMs: 30 })
     writeFileSync(join(dir, 'nao_config.yaml'), 'databases:\n- {name: later, type: sqlite, path: ./later.sqlite}\n')

@@ -1,5 +1,6 @@
 import type { FSWatcher } from 'chokidar'
-import { realpath, stat } from 'node:fs/promises'
+import { statSync } from 'node:fs'
+import { realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
 import { ChangeBatcher, type ChangeBatch } from './change-batcher'
@@ -57,7 +58,7 @@ export const FOLDER_GONE_PROBLEM =
 /** Opens a project and watches it. Rejects only when the folder cannot be opened at all. */
 export async function openProject(root: string, options: OpenProjectOptions = {}): Promise<WatchedProjectModel> {
   const rootReal = await realpath(root)
-  const identity = await identityOf(rootReal)
+  const identity = identityOf(rootReal)
   if (identity === null) throw new Error(`Cannot open project "${root}": it is not a folder.`)
   const model = new WatchedProject(rootReal, identity, options)
   await model.start()
@@ -176,7 +177,7 @@ class WatchedProject implements WatchedProjectModel {
 
   private async checkLiveness(): Promise<void> {
     if (this.closed) return
-    const identity = await identityOf(this.root)
+    const identity = identityOf(this.root)
     if (this.gone || identity !== this.rootIdentity) this.batcher.requestFull()
   }
 
@@ -191,7 +192,7 @@ class WatchedProject implements WatchedProjectModel {
 
   private async apply(batch: ChangeBatch): Promise<void> {
     if (this.closed) return
-    const identity = await identityOf(this.root)
+    const identity = identityOf(this.root)
     if (identity === null) return this.markGone()
     if (this.gone || identity !== this.rootIdentity) {
       // Back, or replaced by another folder at the same path: the old watcher and caches describe nothing.
@@ -247,10 +248,11 @@ class WatchedProject implements WatchedProjectModel {
 }
 
 function sameContent(a: ProjectSnapshot, b: ProjectSnapshot): boolean {
-  // The two big lists are usually the very same arrays (reused while unchanged); compared item by item otherwise.
+  // The big parts are usually the very same objects (kept while unchanged); compared by value otherwise.
   if (!sameStrings(a.files, b.files)) return false
-  if (a.tables !== b.tables && JSON.stringify(a.tables) !== JSON.stringify(b.tables)) return false
-  const rest = (snapshot: ProjectSnapshot) => JSON.stringify({ ...snapshot, files: null, tables: null, version: 0 })
+  if (a.rules !== b.rules && (a.rules?.source !== b.rules?.source || a.rules?.text !== b.rules?.text)) return false
+  for (const key of ['tables', 'skills'] as const) if (a[key] !== b[key] && JSON.stringify(a[key]) !== JSON.stringify(b[key])) return false
+  const rest = (snapshot: ProjectSnapshot) => JSON.stringify({ ...snapshot, files: null, tables: null, rules: null, skills: null, version: 0 })
   return rest(a) === rest(b)
 }
 
@@ -258,14 +260,13 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return a === b || (a.length === b.length && a.every((item, index) => item === b[index]))
 }
 
-/** Device and inode of the folder, or null when nothing (or not a folder) is at the path. */
-async function identityOf(path: string): Promise<string | null> {
-  try {
-    const info = await stat(path)
-    return info.isDirectory() ? `${info.dev}:${info.ino}` : null
-  } catch {
-    return null
-  }
+/**
+ * Device and inode of the folder, or null when nothing (or not a folder) is at the path. Synchronous: a prompt
+ * waiting for a change must not queue behind the thread pool's other file work for one stat.
+ */
+function identityOf(path: string): string | null {
+  const info = statSync(path, { throwIfNoEntry: false })
+  return info?.isDirectory() ? `${info.dev}:${info.ino}` : null
 }
 
 /** The folder a raw fs.watch event came from, as chokidar passes it. */
