@@ -125,8 +125,10 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     current = next
     stopWatching = next.onChange(() => push({ channel: 'project-changed', project: next.info() }))
     const root = next.snapshot().root
-    const earlier = recentProjects().filter((path) => path !== root)
-    store.settings.setValue(RECENT_PROJECTS_KEY, [root, ...earlier].slice(0, MAX_RECENT_PROJECTS), null)
+    const known = recentProjects()
+    const recent = [root, ...known.filter((path) => path !== root)].slice(0, MAX_RECENT_PROJECTS)
+    // Unchanged (the same project again): no write, so a one-shot command leaves the store file as it was.
+    if (recent.join('\u0000') !== known.join('\u0000')) store.settings.setValue(RECENT_PROJECTS_KEY, recent, null)
     return next
   }
 
