@@ -72,5 +72,5 @@ export function projectInfo(snapshot: ProjectSnapshot): ProjectInfo {
 
 /** A project read once, for one-shot commands: no watcher to keep the process alive. */
 function staticModel(snapshot: ProjectSnapshot): ProjectModel {
-  return { snapshot: () => snapshot, freshSnapshot: async () => snapshot, onChange: () => () => undefined, close: async () => undefined }
+  return { snapshot: () => snapshot, freshSnapshot: () => Promise.resolve(snapshot), onChange: () => () => undefined, close: async () => undefined }
 }

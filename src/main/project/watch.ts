@@ -102,7 +102,7 @@ class WatchedProject implements WatchedProjectModel {
     // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
     // once it is ready catches what changed in between (and publishes nothing if nothing did).
     this.watchInBackground()
-    this.livenessTimer = setInterval(() => void this.checkLiveness(), this.options.livenessMs ?? 1000)
+    this.livenessTimer = setInterval(() => this.checkLiveness(), this.options.livenessMs ?? 1000)
     this.livenessTimer.unref()
   }
 
@@ -175,7 +175,7 @@ class WatchedProject implements WatchedProjectModel {
     await watcher?.close()
   }
 
-  private async checkLiveness(): Promise<void> {
+  private checkLiveness(): void {
     if (this.closed) return
     const identity = identityOf(this.root)
     if (this.gone || identity !== this.rootIdentity) this.batcher.requestFull()
