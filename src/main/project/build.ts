@@ -251,8 +251,21 @@ function patchedVisibleFiles(
   }
   if (added.length === 0 && removed.size === 0) return last.files
   const files = removed.size > 0 ? last.files.filter((path) => !removed.has(path)) : last.files.slice()
-  files.push(...added)
-  return files.sort()
+  // Into place, not a sort of the whole list: a warehouse lists ~20,000 files.
+  for (const path of added) files.splice(sortedIndex(files, path), 0, path)
+  return files
+}
+
+/** Where `path` goes in the sorted `paths` (the order of Array.prototype.sort on strings). */
+function sortedIndex(paths: readonly string[], path: string): number {
+  let low = 0
+  let high = paths.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (paths[middle] < path) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 function visibleFiles(tree: ProjectTree, patterns: readonly string[]): string[] {

@@ -251,7 +251,9 @@ function sameContent(a: ProjectSnapshot, b: ProjectSnapshot): boolean {
   // The big parts are usually the very same objects (kept while unchanged); compared by value otherwise.
   if (!sameStrings(a.files, b.files)) return false
   if (a.rules !== b.rules && (a.rules?.source !== b.rules?.source || a.rules?.text !== b.rules?.text)) return false
-  for (const key of ['tables', 'skills'] as const) if (a[key] !== b[key] && JSON.stringify(a[key]) !== JSON.stringify(b[key])) return false
+  for (const key of ['tables', 'skills'] as const) {
+    if (a[key] !== b[key] && (a[key].length !== b[key].length || JSON.stringify(a[key]) !== JSON.stringify(b[key]))) return false
+  }
   const rest = (snapshot: ProjectSnapshot) => JSON.stringify({ ...snapshot, files: null, tables: null, rules: null, skills: null, version: 0 })
   return rest(a) === rest(b)
 }
