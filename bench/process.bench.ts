@@ -1,14 +1,20 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
-import { builtEntry } from '../scripts/cli-bundle.mjs'
+import { builtEntry, OUT_DIR } from '../scripts/cli-bundle.mjs'
 import { makeTempDir, REPO_ROOT } from '../test/support/fixtures'
+import { makeLargeProject } from '../test/support/large-project'
 import { ensureRendererBuilt } from '../test/e2e/harness'
-import { measure, withFloor, type Figure } from './harness'
+import { measure, summarise, withFloor, type Figure } from './harness'
 
 // Whole-process start-up, wall clock, as a person or a script runs the commands, against `node -e 0` measured
 // in the same run (the floor: what starting Node costs on this machine right now).
-// cli/help: `glassbox --help`. cli/prompt-sample: `glassbox prompt --project resources/sample-project --json`
-// on a fresh store. web/start-to-url: `npm run web` (bin/glassbox-web.js) until it prints its URL line.
+// cli/help: `glassbox --help`. cli/prompt-sample: `glassbox prompt --project resources/sample-project --json`,
+// one store for every run. cli/prompt-large: the same on the large project (test/support/large-project.ts),
+// one store for every run, so token counts of earlier runs are remembered (warm store);
+// cli/prompt-large-cold-store: a new store each run, so the tokenizer loads and every part is counted.
+// web/start-to-url: `npm run web` (bin/glassbox-web.js) until it prints its URL line.
+// project/code-before-first-prompt: in a fresh process, loading the bundled code `glassbox prompt` runs before
+// its first prompt; tokenizer/load-cold: then loading the tokenizer (a cold store's first count needs it).
 // The bundle in out/cli is brought up to date first, so no figure includes a rebuild.
 
 const RUNS = 10
@@ -55,7 +61,28 @@ export async function* figures(): AsyncGenerator<Figure> {
     const prompt = () => run(['bin/glassbox.js', 'prompt', '--project', 'resources/sample-project', '--json', '--data-dir', join(data.dir, 'cli')])
     yield withFloor(await measure('cli/prompt-sample', prompt, { n: RUNS, warmup: 1 }), floor)
     yield withFloor(await measure('web/start-to-url', () => webStartToUrl(join(data.dir, 'web')), { n: RUNS, warmup: 1 }), floor)
+    const large = join(data.dir, 'large')
+    makeLargeProject(large)
+    const promptLarge = (store: string) => () => run(['bin/glassbox.js', 'prompt', '--project', large, '--json', '--data-dir', store])
+    yield withFloor(await measure('cli/prompt-large', promptLarge(join(data.dir, 'cli-large')), { n: RUNS, warmup: 1 }), floor)
+    let coldStores = 0
+    const coldStore = () => promptLarge(join(data.dir, `cli-large-cold-${coldStores++}`))()
+    yield withFloor(await measure('cli/prompt-large-cold-store', coldStore, { n: RUNS, warmup: 1 }), floor)
+    yield* codeBeforeFirstPrompt()
   } finally {
     data.cleanup()
   }
+}
+
+function codeBeforeFirstPrompt(): Figure[] {
+  const code: number[] = []
+  const tokenizer: number[] = []
+  for (let sample = 0; sample < RUNS; sample++) {
+    const result = spawnSync(process.execPath, [join(import.meta.dirname, 'code-before-first-prompt.child.mjs'), OUT_DIR], { encoding: 'utf8', timeout: 60_000 })
+    if (result.status !== 0) throw new Error(`code-before-first-prompt child failed: ${result.stderr}`)
+    const { codeMs, tokenizerMs } = JSON.parse(result.stdout) as { codeMs: number; tokenizerMs: number }
+    code.push(codeMs)
+    tokenizer.push(tokenizerMs)
+  }
+  return [summarise('project/code-before-first-prompt', code), summarise('tokenizer/load-cold', tokenizer)]
 }

@@ -1,30 +1,36 @@
 import { execFile } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { MemoryItem } from '../src/shared/prompt'
 import { loadProject } from '../src/main/project/load'
+import { parseSkill } from '../src/main/project/skills'
 import type { ProjectSnapshot } from '../src/main/project/types'
-import { openProject } from '../src/main/project/watch'
+import { openProject, type WatchedProjectModel } from '../src/main/project/watch'
 import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
 import { DEFAULT_TOOL_NAMES } from '../src/main/prompt/system/tool-names'
 import { makeTempDir, REPO_ROOT } from '../test/support/fixtures'
-import { makeLargeProject } from '../test/support/large-project'
+import { LARGE_PROJECT, makeLargeProject } from '../test/support/large-project'
 import { measure, summarise, withFloor, type Figure } from './harness'
 
-// system-prompt/large: warm assembly on a project with 5,000 tables, 300 skills and a 200 KB RULES.md, judged
-// against reading every file of that project once (read-every-file/large). Warm means what a chat turn
-// sees: the same snapshot, so assembly may serve it from its cache; system-prompt/large-uncached renders a
-// deep copy of the snapshot each time, which no cache recognises, for an honest view of the rendering cost.
-// watch/change-to-prompt: from writing RULES.md in the watched large project to the next assembled prompt
-// that contains the change (debounce included).
-// Cold and changed paths, so a cache cannot hide a slow one (issue #17):
-// - project/open-to-first-prompt: opening the project (walk, the files the prompt needs, watcher started) to
-//   the first system prompt's text, each sample in a fresh process (section token counts are taken when first
-//   read; project/open-to-first-counted-prompt goes on until every section's count is read, BPE over the
-//   200 KB RULES.md with cold tables included); judged against the issue's floor,
-//   walk-and-read-every-file/large (list the folder and read every file once), sampled alternately with it in
-//   this process (warm: a fresh process reads 80 MB slower, which would flatter the ratio).
+// On a project with 5,000 tables, 300 skills and a 200 KB RULES.md. Warm figures are served by caches, as a chat
+// turn is when nothing changed; cold and changed ones are not, so a cache cannot hide a slow path.
+// - system-prompt/large-warm: per message, nothing changed (same snapshot: the assembled prompt is cached),
+//   judged against reading every file of the project once (read-every-file/large).
+// - system-prompt/large-uncached: the same prompt rendered with no cache at all, each sample in a fresh process
+//   (code warmed on another project first): rendering, rule blocks and every section's token count.
+// - watch/change-to-prompt: from writing RULES.md to the watcher's next snapshot whose prompt has the change
+//   (the OS's report and the debounce included: what a listener such as the open inspector sees).
+// - watch/edit-to-prompt: a RULES.md line changed, then a prompt asked for at once (freshSnapshot): the file
+//   read, the snapshot rebuilt and the prompt assembled with every section counted; no debounce wait.
+// - watch/new-skill-to-prompt: the same for a new skill file; system-prompt/large-after-new-skill is the
+//   assembly alone in those samples (the first prompt with the new skill: only the skills section is new).
+// - project/open-to-first-prompt: opening the project (the walk the first prompt needs, its files, the watcher
+//   started) to the first system prompt's text, each sample in a fresh process (section token counts are taken
+//   when first read; project/open-to-first-counted-prompt goes on until every section's count is read).
+//   Judged against read-rules-and-skill-front-matter/large: reading RULES.md and the 300 skills and parsing
+//   their front matter once, what any prompt with these parts must do; also walk-and-read-every-file/large
+//   (list the folder and read every file once), sampled alternately in this process.
 // - system-prompt/large-after-rules-edit: the first prompt after one line of the 200 KB RULES.md changed (the
 //   watcher's new snapshot; a different line each time, so no earlier count or render matches), its section
 //   counts read.
@@ -44,12 +50,10 @@ export async function* figures(): AsyncGenerator<Figure> {
     yield floor
     // Not a named figure of the spec: what opening the project costs before the first prompt (walk + parse).
     yield withFloor(await measure('project/load-large', () => loadProject(root), { n: 5, warmup: 1 }), floor)
-    yield withFloor(await measure('system-prompt/large', () => assemble(project), { n: 50, warmup: 3 }), floor)
-    // Deep copies made ahead of time: no cache keyed by object can recognise them, and copying is not timed.
-    const copies = Array.from({ length: 12 }, () => structuredClone(project))
-    const uncached = () => assemble(copies.pop() ?? structuredClone(project))
-    yield withFloor(await measure('system-prompt/large-uncached', uncached, { n: 10, warmup: 2 }), floor)
+    yield withFloor(await measure('system-prompt/large-warm', () => assemble(project), { n: 2000, warmup: 20 }), floor)
+    yield withFloor(await uncachedRender(root), floor)
     yield await changeToPrompt(root)
+    yield* await promptRightAfterChange(root)
     yield* await changedPaths(root, floor)
     yield* await openToFirstPrompt(root)
   } finally {
@@ -104,6 +108,88 @@ async function changeToPrompt(root: string): Promise<Figure> {
 
 const run = promisify(execFile)
 const CHILD = join(import.meta.dirname, 'open-to-first-prompt.child.ts')
+const UNCACHED_CHILD = join(import.meta.dirname, 'uncached-render.child.ts')
+const TSX_ENV = { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.node.json') }
+
+async function uncachedRender(root: string): Promise<Figure> {
+  const samples: number[] = []
+  for (let index = 0; index < 7; index++) {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', UNCACHED_CHILD, root], { cwd: REPO_ROOT, env: TSX_ENV })
+    samples.push((JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { ms: number }).ms)
+  }
+  return summarise('system-prompt/large-uncached', samples)
+}
+
+/** A watched large project with every table listed (the open lists them after the first prompt). */
+async function openedInFull(root: string): Promise<WatchedProjectModel> {
+  const model = await openProject(root)
+  await model.whenWatching()
+  const start = performance.now()
+  while (model.snapshot().tables.length < LARGE_PROJECT.tables) {
+    if (performance.now() - start > CHANGE_TIMEOUT_MS) throw new Error('the large project never listed all its tables')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return model
+}
+
+/** Lets the watcher's own report of the last change come and go, so it does not land inside the next sample. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 400))
+
+async function promptRightAfterChange(root: string): Promise<Figure[]> {
+  const model = await openedInFull(root)
+  const rulesPath = join(root, 'RULES.md')
+  const rules = readFileSync(rulesPath, 'utf8')
+  const middle = rules.indexOf('\n\n', rules.length / 3) + 2
+  const edits: number[] = []
+  const newSkills: number[] = []
+  const renders: number[] = []
+  const added: string[] = []
+  try {
+    assemble(model.snapshot())
+    for (let round = 0; round < 23; round++) {
+      await settle()
+      const marker = `Edit ${round}: amounts of region ${round} are in yen.`
+      const start = performance.now()
+      writeFileSync(rulesPath, `${rules.slice(0, middle)}${marker}\n\n${rules.slice(middle)}`)
+      const text = assemble(await model.freshSnapshot())
+      if (round >= 3) edits.push(performance.now() - start)
+      if (!text.includes(marker)) throw new Error('the edited rule is not in the prompt asked for right after the edit')
+    }
+    for (let round = 0; round < 23; round++) {
+      await settle()
+      const name = `new-skill-${round}`
+      const path = join(root, 'agent', 'skills', `${name}.md`)
+      added.push(path)
+      const start = performance.now()
+      writeFileSync(path, `---\nname: ${name}\ndescription: How to answer a question nobody asked before (${round})\n---\nStep 1: look.\n`)
+      const snapshot = await model.freshSnapshot()
+      const renderStart = performance.now()
+      const text = assemble(snapshot)
+      const end = performance.now()
+      if (round >= 3) {
+        newSkills.push(end - start)
+        renders.push(end - renderStart)
+      }
+      if (!text.includes(name)) throw new Error('the new skill is not in the prompt asked for right after it was written')
+    }
+    return [
+      summarise('watch/edit-to-prompt', edits),
+      summarise('watch/new-skill-to-prompt', newSkills),
+      summarise('system-prompt/large-after-new-skill', renders)
+    ]
+  } finally {
+    writeFileSync(rulesPath, rules)
+    for (const path of added) rmSync(path, { force: true })
+    await model.close()
+  }
+}
+
+/** What any prompt with these parts must do once: read RULES.md, read every skill and parse its front matter. */
+function readRulesAndSkillFrontMatter(root: string): void {
+  readFileSync(join(root, 'RULES.md'), 'utf8')
+  const skills = join(root, 'agent', 'skills')
+  for (const name of readdirSync(skills)) parseSkill(`agent/skills/${name}`, readFileSync(join(skills, name), 'utf8'))
+}
 
 /** The issue's floor: list the folder and read every file once, as directly as Node can. */
 function walkAndReadEveryFile(dir: string): void {
@@ -116,27 +202,30 @@ function walkAndReadEveryFile(dir: string): void {
 
 async function openToFirstPrompt(root: string): Promise<Figure[]> {
   const floorSamples: number[] = []
+  const readSamples: number[] = []
   const samples: number[] = []
   const countedSamples: number[] = []
   walkAndReadEveryFile(root)
-  // Alternating samples: a busy neighbour slows both, not one.
+  // Alternating samples: a busy neighbour slows all, not one.
   for (let index = 0; index < 7; index++) {
     const start = performance.now()
     walkAndReadEveryFile(root)
     floorSamples.push(performance.now() - start)
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', CHILD, root], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.node.json') }
-    })
+    const readStart = performance.now()
+    readRulesAndSkillFrontMatter(root)
+    readSamples.push(performance.now() - readStart)
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', CHILD, root], { cwd: REPO_ROOT, env: TSX_ENV })
     const sample = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { ms: number; countedMs: number }
     samples.push(sample.ms)
     countedSamples.push(sample.countedMs)
   }
-  const floor = summarise('walk-and-read-every-file/large', floorSamples)
+  const walkFloor = summarise('walk-and-read-every-file/large', floorSamples)
+  const readFloor = summarise('read-rules-and-skill-front-matter/large', readSamples)
   return [
-    floor,
-    withFloor(summarise('project/open-to-first-prompt', samples), floor),
-    withFloor(summarise('project/open-to-first-counted-prompt', countedSamples), floor)
+    walkFloor,
+    readFloor,
+    withFloor(summarise('project/open-to-first-prompt', samples), readFloor),
+    withFloor(summarise('project/open-to-first-counted-prompt', countedSamples), readFloor)
   ]
 }
 

@@ -5,8 +5,8 @@ import { DEFAULT_TOOL_NAMES } from '../src/main/prompt/system/tool-names'
 import { NAO_LAYOUT } from '../test/support/fixtures'
 import { measure, type Figure } from './harness'
 
-// Warm assembly of the nao-layout fixture's system prompt, as a chat turn does it: same project snapshot, the clock
-// moving on, a couple of memories.
+// system-prompt/nao-example-warm: per message, nothing changed — the nao-layout fixture's system prompt assembled
+// as a chat turn does it, served from the cache: same project snapshot, the clock moving on, a couple of memories.
 
 const MEMORIES: MemoryItem[] = [
   { id: 1, category: 'global_rule', content: 'Always show revenue in EUR.', tokens: 7, chatId: null, createdAt: '2026-11-01T10:00:00.000Z' },
@@ -24,5 +24,5 @@ export async function* figures(): AsyncGenerator<Figure> {
       testMode: false,
       tools: [...DEFAULT_TOOL_NAMES]
     })
-  yield await measure('system-prompt/nao-example', assemble, { n: 2000, warmup: 20 })
+  yield await measure('system-prompt/nao-example-warm', assemble, { n: 2000, warmup: 20 })
 }

@@ -1,15 +1,16 @@
-import { createGlassbox, type Glassbox } from '../src/main/app/create-glassbox'
-import { startWebServer, type WebServer } from '../src/main/web/server'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import { builtEntry } from '../scripts/cli-bundle.mjs'
 import { BROWSER_HINT } from '../test/e2e/browser'
-import { CHROMIUM, ensureRendererBuilt, openBrowser, RENDERER_DIR, type BrowserSession } from '../test/e2e/harness'
-import { makeTempDir, NAO_LAYOUT } from '../test/support/fixtures'
+import { CHROMIUM, ensureRendererBuilt, openBrowser, type BrowserSession } from '../test/e2e/harness'
+import { makeTempDir, NAO_LAYOUT, REPO_ROOT } from '../test/support/fixtures'
 import { percentile, type Figure } from './harness'
 
-// web/cold-start-to-paint: from creating the services (fresh store, the nao-layout fixture, watching as web mode
-// does) and starting the web server to the React app showing the loaded project in a fresh Chromium page,
-// the way a user opens the printed URL. "Showing" is Playwright's visible (laid out with a size); the paint
-// follows within a frame. The browser is launched before the clock starts: a user's browser is already
-// running. Its profile is new each time, so nothing is cached.
+// web/cold-start-to-paint: from starting web mode in a fresh process (`npm run web`'s bin/glassbox-web.js on
+// the nao-layout fixture, a fresh store) to the React app showing the loaded project in a fresh Chromium page
+// opened at the URL it prints, the way a user starts it and opens the address. "Showing" is Playwright's
+// visible (laid out with a size); the paint follows within a frame. The browser is launched before the clock
+// starts: a user's browser is already running. Its profile is new each time, so nothing is cached.
 // web/first-paint: the browser's own first-contentful-paint from navigation start; this is likely the static
 // placeholder in index.html, which shows before the app has loaded anything.
 
@@ -25,6 +26,7 @@ export async function* figures(): AsyncGenerator<Figure> {
     return
   }
   ensureRendererBuilt()
+  await builtEntry('web')
   const coldStarts: number[] = []
   const firstPaints: number[] = []
   for (let run = 0; run < RUNS; run++) {
@@ -39,15 +41,14 @@ export async function* figures(): AsyncGenerator<Figure> {
 async function coldStart(): Promise<{ coldStartMs: number; firstPaintMs: number | null }> {
   const data = makeTempDir('glassbox-bench-web-')
   let browser: BrowserSession | undefined
-  let glassbox: Glassbox | undefined
-  let server: WebServer | undefined
+  let web: ChildProcess | undefined
   try {
     browser = await openBrowser()
     const { page } = browser
     const start = performance.now()
-    glassbox = await createGlassbox({ dataDir: data.dir, projectPath: NAO_LAYOUT, extractMemories: false })
-    server = await startWebServer({ api: glassbox, host: '127.0.0.1', rendererDir: RENDERER_DIR })
-    await page.goto(`${server.url}?token=${server.token}`, { timeout: PAINT_TIMEOUT_MS })
+    const started = startWeb(join(data.dir, 'store'))
+    web = started.child
+    await page.goto(await started.url, { timeout: PAINT_TIMEOUT_MS })
     await page.locator(LOADED_PROJECT).waitFor({ timeout: PAINT_TIMEOUT_MS })
     await page.locator(CHAT_PANE).first().waitFor({ timeout: PAINT_TIMEOUT_MS })
     const coldStartMs = performance.now() - start
@@ -57,10 +58,38 @@ async function coldStart(): Promise<{ coldStartMs: number; firstPaintMs: number 
     return { coldStartMs, firstPaintMs }
   } finally {
     await browser?.close()
-    await server?.close()
-    await glassbox?.close()
+    if (web && web.exitCode === null) {
+      const exited = new Promise((resolve) => web?.once('exit', resolve))
+      web.kill('SIGTERM')
+      await exited
+    }
     data.cleanup()
   }
+}
+
+/** Starts web mode in a process of its own; `url` resolves with the address it prints (token included). */
+function startWeb(dataDir: string): { child: ChildProcess; url: Promise<string> } {
+  const args = ['bin/glassbox-web.js', '--project', NAO_LAYOUT, '--data-dir', dataDir, '--endpoint', 'http://127.0.0.1:9/v1', '--model', 'none']
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const url = new Promise<string>((resolve, reject) => {
+    let stdout = ''
+    let stderr = ''
+    const timer = setTimeout(() => reject(new Error(`web mode printed no URL within ${PAINT_TIMEOUT_MS} ms: ${stderr}`)), PAINT_TIMEOUT_MS)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const found = /Glassbox web: (http\S+)/.exec(stdout)
+      if (found) {
+        clearTimeout(timer)
+        resolve(found[1])
+      }
+    })
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`web mode exited (${code}) before printing its URL: ${stderr}`))
+    })
+  })
+  return { child, url }
 }
 
 function summarise(name: string, samples: number[]): Figure {

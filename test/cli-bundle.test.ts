@@ -14,7 +14,8 @@ const cleanups: (() => void)[] = []
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
 
 function glassbox(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [...(env.GLASSBOX_IMPORT_LOG ? ['--import', recordImportsHook()] : []), 'bin/glassbox.js', ...args], {
+  const record = env.GLASSBOX_IMPORT_LOG ? ['--import', recordImportsHook(), '--require', join(REPO_ROOT, 'test/support/record-requires.cjs')] : []
+  return spawnSync(process.execPath, [...record, 'bin/glassbox.js', ...args], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     env: { ...process.env, ...env },
@@ -48,6 +49,23 @@ describe('the glassbox bin', () => {
     const imported = readFileSync(log, 'utf8').split('\n')
     expect(imported.some((url) => url.includes('/out/cli/chunks/prompt-command-'))).toBe(true)
     expect(imported.filter((url) => url.includes('/src/main/') || /node_modules\/(tsx|@langchain|@duckdb)\//.test(url))).toEqual([])
+  }, 120_000)
+
+  it('prompt loads the tokenizer only for parts not counted before, and neither pg nor chokidar', () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const loaded = (log: string): string[] => {
+      const result = glassbox(['prompt', '--project', 'resources/sample-project', '--data-dir', temp.dir, '--json'], { GLASSBOX_IMPORT_LOG: log })
+      expect(result.stderr).toBe('')
+      expect(result.status).toBe(0)
+      return readFileSync(log, 'utf8').split('\n')
+    }
+    const heavy = /node_modules\/(pg|chokidar|gpt-tokenizer)\//
+    const first = loaded(join(temp.dir, 'first.log'))
+    expect(first.filter((line) => heavy.test(line)).every((line) => line.includes('/gpt-tokenizer/'))).toBe(true)
+    expect(first.some((line) => line.includes('/gpt-tokenizer/'))).toBe(true)
+    // The same prompt again: every part's count is in the store.
+    expect(loaded(join(temp.dir, 'again.log')).filter((line) => heavy.test(line))).toEqual([])
   }, 120_000)
 })
 

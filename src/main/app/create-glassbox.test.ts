@@ -45,6 +45,16 @@ describe('createGlassbox', () => {
     glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
   }
 
+  it('writes nothing to the store when the same project is opened again and its prompt previewed', async () => {
+    const first = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, watch: false, extractMemories: false, serverPresets: [] })
+    await first.preview({ question: 'Total revenue?', attachments: [], resolveModel: false })
+    await first.close()
+    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, watch: false, extractMemories: false, serverPresets: [] })
+    await glassbox.preview({ question: 'Total revenue?', attachments: [], resolveModel: false })
+    glassbox.store.tokenCounts.save()
+    expect(glassbox.store.db.prepare('SELECT total_changes() AS changes').get()).toEqual({ changes: 0 })
+  })
+
   it('answers a question with real SQL on the project database and stores the run with its prompt', async () => {
     await open(revenueScript)
     const events: RunEvent[] = []

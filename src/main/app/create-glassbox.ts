@@ -6,6 +6,7 @@ import { createAgentTools } from '../agent/tools'
 import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
+import { useTokenCountMemory } from '../prompt/tokens'
 import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
 import type { ApiInputs, ChatDetail, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
@@ -38,6 +39,8 @@ export interface GlassboxOptions {
   model?: string
   /** Watch the project for changes (the app and web mode); one-shot commands load it once. */
   watch?: boolean
+  /** Without watching: read only what the system prompt shows (see loadProjectForPrompt), for one prompt preview. */
+  readForPromptOnly?: boolean
   /** A better_sqlite3.node built for this runtime (the Electron app passes its own). */
   nativeBinding?: string
   /** Clock (tests pin it). */
@@ -93,6 +96,7 @@ export class NoProjectOpenError extends Error {
 
 export async function createGlassbox(options: GlassboxOptions = {}): Promise<Glassbox> {
   const store = openStore(resolveDataDir(options.dataDir), { nativeBinding: options.nativeBinding })
+  const forgetTokenCounts = useTokenCountMemory(store.tokenCounts)
   // A run whose process was killed mid-way would otherwise show as still streaming for ever.
   store.runs.markInterrupted()
   const now = options.now ?? (() => new Date())
@@ -125,6 +129,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     let opened: ProjectSession | null = null
     const next = await ProjectSession.open(store, path, {
       watch: options.watch ?? true,
+      readForPromptOnly: options.readForPromptOnly,
       trust: {
         ...options.trust,
         // The dialog opens with everything the project still asks, the refused request among them.
@@ -143,8 +148,10 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     current = next
     stopWatching = next.onChange(() => push({ channel: 'project-changed', project: next.info() }))
     const root = next.snapshot().root
-    const earlier = recentProjects().filter((path) => path !== root)
-    store.settings.setValue(RECENT_PROJECTS_KEY, [root, ...earlier].slice(0, MAX_RECENT_PROJECTS), null)
+    const known = recentProjects()
+    const recent = [root, ...known.filter((path) => path !== root)].slice(0, MAX_RECENT_PROJECTS)
+    // Unchanged (the same project again): no write, so a one-shot command leaves the store file as it was.
+    if (recent.join('\u0000') !== known.join('\u0000')) store.settings.setValue(RECENT_PROJECTS_KEY, recent, null)
     return next
   }
 
@@ -160,7 +167,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   /** Stores the user's message, starts the run answering it, and learns memories from it in the background. */
   async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean, forModel?: EvalModel, turnId?: string): Promise<StartedRun> {
     const project = session()
-    const snapshot = project.snapshot()
+    const snapshot = await project.freshSnapshot()
     const question = messageText(snapshot, text, extras.skill)
     const { files, images } = await describeMessageFiles(snapshot, extras)
     // An evaluation names its model; everything else comes from the settings.
@@ -207,7 +214,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   /** The prompt a question would send now, without sending it. The CLI may pin what the app takes from settings. */
   async function preview(input: PreviewOptions): Promise<PromptPreview> {
     const project = session()
-    const snapshot = project.snapshot()
+    const snapshot = await project.freshSnapshot()
     const current = input.model ? { ...settings(), endpoint: input.model.endpoint, model: input.model.model } : settings()
     const testMode = input.testMode ?? current.testMode
     const chat = input.chatId ? store.chats.get(input.chatId) : null
@@ -476,6 +483,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       await current?.close()
       current = null
       listeners.clear()
+      forgetTokenCounts()
       store.close()
     }
   }

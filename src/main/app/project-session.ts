@@ -1,5 +1,5 @@
 import { createDatabasePool, type DatabasePool } from '../agent/sql/database-pool'
-import { loadProject } from '../project/load'
+import { loadProject, loadProjectForPrompt } from '../project/load'
 import { openProject, type ProjectModel } from '../project/watch'
 import type { ProjectSnapshot } from '../project/types'
 import type { Store } from '../store'
@@ -15,6 +15,8 @@ import type { McpStatus, TrustEntryView } from '../../shared/trust'
 
 export interface SessionOptions {
   watch: boolean
+  /** One-shot commands: read only what the first prompt needs (the full tree walk is skipped). */
+  readForPromptOnly?: boolean
   trust?: TrustGateOptions
   onMcpChange?: (status: McpStatus) => void
 }
@@ -32,7 +34,8 @@ export class ProjectSession {
   ) {}
 
   static async open(store: Store, path: string, options: SessionOptions): Promise<ProjectSession> {
-    const model = options.watch ? await openProject(path) : staticModel(await loadProject(path))
+    const read = options.readForPromptOnly ? loadProjectForPrompt : loadProject
+    const model = options.watch ? await openProject(path) : staticModel(await read(path))
     const snapshot = model.snapshot()
     const record = store.projects.ensure(snapshot.root, snapshot.name)
     const trust = new TrustGate(snapshot.root, store.trust, options.trust)
@@ -105,6 +108,11 @@ export class ProjectSession {
     return this.model.snapshot()
   }
 
+  /** The snapshot a prompt asked for now must see (see ProjectModel.freshSnapshot). */
+  freshSnapshot(): Promise<ProjectSnapshot> {
+    return this.model.freshSnapshot()
+  }
+
   onChange(listener: (snapshot: ProjectSnapshot) => void): () => void {
     return this.model.onChange(listener)
   }
@@ -144,5 +152,5 @@ export function projectInfo(snapshot: ProjectSnapshot): ProjectInfo {
 
 /** A project read once, for one-shot commands: no watcher to keep the process alive. */
 function staticModel(snapshot: ProjectSnapshot): ProjectModel {
-  return { snapshot: () => snapshot, onChange: () => () => undefined, close: async () => undefined }
+  return { snapshot: () => snapshot, freshSnapshot: () => Promise.resolve(snapshot), onChange: () => () => undefined, close: async () => undefined }
 }

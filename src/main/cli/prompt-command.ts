@@ -32,7 +32,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   })
   const project = requireProject(values.project)
   const now = values.now === undefined ? undefined : parseNow(values.now)
-  return withGlassbox(createGlassbox({ dataDir: values['data-dir'], projectPath: project, endpoint: values.endpoint, model: values.model, watch: false }), async (glassbox) => {
+  return withGlassbox(createGlassbox({ dataDir: values['data-dir'], projectPath: project, endpoint: values.endpoint, model: values.model, watch: false, readForPromptOnly: true }), async (glassbox) => {
     // An approved MCP server's tools are part of what would be sent; an unapproved one is never started.
     await glassbox.session().mcpLoaded
     const preview = await glassbox.preview({

@@ -68,12 +68,13 @@ export async function buildSnapshot(
   const loadIf = async <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): Promise<T | null> => {
     if (!isReadableEntry(tree.get(path))) return null
     await slice()
-    const loaded = cache.load(root, path, maxBytes)
+    const loaded = cache.load(root, path, maxBytes, { unchanged: changed !== null && !changed.has(path) })
     diagnostics.push(...loaded.diagnostics)
     return loaded.value
   }
-  const skillPaths = pathsIn(tree, SKILLS_FOLDER, /\.md$/i)
-  const overridePaths = pathsIn(tree, PROMPTS_FOLDER, /\.md$/i).filter((path) => overrideSlotOf(path) !== null && isReadableEntry(tree.get(path)))
+  const listed = pathsIn(tree, { [SKILLS_FOLDER]: /\.md$/i, [PROMPTS_FOLDER]: /\.md$/i, tests: /\.ya?ml$/i })
+  const skillPaths = listed[SKILLS_FOLDER]
+  const overridePaths = listed[PROMPTS_FOLDER].filter((path) => overrideSlotOf(path) !== null && isReadableEntry(tree.get(path)))
   // One file after another: the reads are synchronous and short, and slicing keeps the process answering.
   const ignorePatterns = await loadIf(caches.ignore, IGNORE_FILE, TEXT_LIMITS.naoignore)
   const rules = await loadIf(caches.rules, RULES_FILE, TEXT_LIMITS.rules)
@@ -108,7 +109,7 @@ export async function buildSnapshot(
     skills,
     ...placeOverrides(overrides),
     contextFolders: contextFoldersOf(tree),
-    tests: pathsIn(tree, 'tests', /\.ya?ml$/i).filter((path) => isFileInside(tree.get(path))),
+    tests: listed.tests.filter((path) => isFileInside(tree.get(path))),
     files: visibleFilesReusing(tree, patterns, caches, changed),
     ignorePatterns: patterns,
     diagnostics: sortDiagnostics(diagnostics),
@@ -184,15 +185,20 @@ function parseRules(relPath: string, text: string): Parsed<ProjectFile | null> {
   return { value: text.trim() === '' ? null : { source: relPath, text }, diagnostics: [] }
 }
 
-/** Files directly in `folder` whose name matches, sorted. Symlinks count; the guard vets them on read. */
-function pathsIn(tree: ProjectTree, folder: string, name: RegExp): string[] {
-  const prefix = folder + '/'
-  const paths: string[] = []
+/**
+ * For each folder, the files directly in it whose name matches, sorted; one pass over the tree for all of them.
+ * Symlinks count; the guard vets them on read.
+ */
+function pathsIn<F extends string>(tree: ProjectTree, folders: Record<F, RegExp>): Record<F, string[]> {
+  const wanted = (Object.keys(folders) as F[]).map((folder) => ({ folder, prefix: folder + '/', name: folders[folder], paths: [] as string[] }))
+  // Prefix tests, no substring per path: the tree has an entry for each of a warehouse's ~20,000 files.
   for (const [path, entry] of tree) {
-    if (!path.startsWith(prefix) || path.indexOf('/', prefix.length) !== -1) continue
-    if (entry.kind !== 'dir' && name.test(path)) paths.push(path)
+    if (entry.kind === 'dir') continue
+    for (const { prefix, name, paths } of wanted) {
+      if (path.startsWith(prefix) && path.indexOf('/', prefix.length) === -1 && name.test(path)) paths.push(path)
+    }
   }
-  return paths.sort()
+  return Object.fromEntries(wanted.map(({ folder, paths }) => [folder, paths.sort()])) as Record<F, string[]>
 }
 
 function isReadableEntry(entry: TreeEntry | undefined): boolean {
@@ -209,12 +215,57 @@ function isFileInside(entry: TreeEntry | undefined): boolean {
  */
 function visibleFilesReusing(tree: ProjectTree, patterns: readonly string[], caches: SnapshotCaches, changed: ReadonlySet<string> | null): string[] {
   const last = caches.visible
-  if (last && changed && last.patterns === patterns && [...changed].every((path) => last.set.has(path) && isFileInside(tree.get(path)))) {
-    return last.files
+  if (last && changed && last.patterns === patterns) {
+    const patched = patchedVisibleFiles(last, tree, patterns, changed)
+    if (patched) {
+      if (patched !== last.files) caches.visible = { patterns, files: patched, set: new Set(patched) }
+      return patched
+    }
   }
   const files = visibleFiles(tree, patterns)
   caches.visible = { patterns, files, set: new Set(files) }
   return files
+}
+
+/**
+ * The last list with files that came or went added or removed (a new skill): possible when every changed path
+ * is a file now or was a listed one before. A changed folder brings or takes files that are not themselves in
+ * `changed`, so it makes this give up (null) and the list is made again.
+ */
+function patchedVisibleFiles(
+  last: { files: string[]; set: ReadonlySet<string> },
+  tree: ProjectTree,
+  patterns: readonly string[],
+  changed: ReadonlySet<string>
+): string[] | null {
+  const added: string[] = []
+  const removed = new Set<string>()
+  let visibility: ReturnType<typeof visibilityFor> | null = null
+  for (const path of changed) {
+    const isFile = isFileInside(tree.get(path))
+    if (!isFile && !last.set.has(path)) return null
+    if (isFile && !last.set.has(path)) {
+      visibility ??= visibilityFor(patterns)
+      if (!visibility.isHidden(path, 'file')) added.push(path)
+    } else if (!isFile) removed.add(path)
+  }
+  if (added.length === 0 && removed.size === 0) return last.files
+  const files = removed.size > 0 ? last.files.filter((path) => !removed.has(path)) : last.files.slice()
+  // Into place, not a sort of the whole list: a warehouse lists ~20,000 files.
+  for (const path of added) files.splice(sortedIndex(files, path), 0, path)
+  return files
+}
+
+/** Where `path` goes in the sorted `paths` (the order of Array.prototype.sort on strings). */
+function sortedIndex(paths: readonly string[], path: string): number {
+  let low = 0
+  let high = paths.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (paths[middle] < path) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 function visibleFiles(tree: ProjectTree, patterns: readonly string[]): string[] {

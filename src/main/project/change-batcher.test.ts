@@ -52,6 +52,32 @@ describe('ChangeBatcher', () => {
     expect(batches.map((batch) => [...batch.paths])).toEqual([['a.md'], ['b.md']])
   })
 
+  it('applies the paths a prompt waits for at once, and leaves other pending changes to the debounce', async () => {
+    const { batcher, batches } = makeBatcher()
+    batcher.add('a.md')
+    batcher.add('docs/b.md')
+    await batcher.applyNow(['a.md'])
+    expect(batches).toEqual([{ paths: new Set(['a.md']), full: false }])
+    await vi.advanceTimersByTimeAsync(200)
+    expect(batches.map((batch) => [...batch.paths])).toEqual([['a.md'], ['docs/b.md']])
+  })
+
+  it('applies the paths a prompt waits for after the batch already running, not beside it', async () => {
+    const { batcher, batches } = makeBatcher(500)
+    batcher.add('a.md')
+    await vi.advanceTimersByTimeAsync(200)
+    let applied = false
+    const now = batcher.applyNow(['b.md']).then(() => (applied = true))
+    await vi.advanceTimersByTimeAsync(499)
+    expect(batches).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(batches.map((batch) => [...batch.paths])).toEqual([['a.md'], ['b.md']])
+    expect(applied).toBe(false)
+    await vi.advanceTimersByTimeAsync(500)
+    await now
+    expect(applied).toBe(true)
+  })
+
   it('drops pending changes on close', async () => {
     const { batcher, batches } = makeBatcher()
     batcher.add('a.md')

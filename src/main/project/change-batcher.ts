@@ -42,6 +42,18 @@ export class ChangeBatcher {
     this.noteChange()
   }
 
+  /**
+   * Applies `relPaths` at once, without the debounce (someone is waiting for them), after a batch already
+   * running; resolves when they are applied. Other pending changes keep their schedule.
+   */
+  async applyNow(relPaths: readonly string[]): Promise<void> {
+    while (this.running) await this.running
+    if (this.closed || relPaths.length === 0) return
+    for (const path of relPaths) this.pending.paths.delete(path)
+    if (!this.hasPending()) this.firstPendingAt = null
+    await this.run({ paths: new Set(relPaths), full: false })
+  }
+
   /** Stops scheduling and waits for a batch already running. Pending changes are dropped. */
   async close(): Promise<void> {
     this.closed = true
@@ -75,9 +87,14 @@ export class ChangeBatcher {
     const batch = this.pending
     this.pending = { paths: new Set(), full: false }
     this.firstPendingAt = null
+    void this.run(batch)
+  }
+
+  private run(batch: ChangeBatch): Promise<void> {
     this.running = this.apply(batch).finally(() => {
       this.running = null
       if (this.hasPending()) this.schedule()
     })
+    return this.running
   }
 }

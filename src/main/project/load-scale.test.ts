@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
 import { LARGE_PROJECT_ENGINES, makeLargeProject } from '../../../test/support/large-project'
-import { loadProject } from './load'
+import { assembleSystemPrompt } from '../prompt/system/assemble'
+import { DEFAULT_TOOL_NAMES } from '../prompt/system/tool-names'
+import { loadProject, loadProjectForPrompt } from './load'
+import type { ProjectSnapshot } from './types'
 
 // The bench's large project, scaled down so the test stays fast: the same layout, counts checked exactly.
 
@@ -23,5 +26,33 @@ describe('loadProject at scale', () => {
     // RULES.md, nao_config.yaml, .naoignore, docs/glossary.md, then the tables' and skills' files.
     expect(snapshot.files).toHaveLength(4 + shape.tables * 3 + shape.skills)
     expect(snapshot.diagnostics).toEqual([])
+  })
+})
+
+describe('loadProjectForPrompt at scale', () => {
+  const promptOf = (project: ProjectSnapshot): string =>
+    assembleSystemPrompt({
+      project,
+      memory: { included: [], droppedCount: 0 },
+      now: new Date('2026-11-30T10:00:00Z'),
+      timezone: 'UTC',
+      testMode: false,
+      tools: [...DEFAULT_TOOL_NAMES]
+    }).text
+
+  it('lists the connections and one schema of tables, not every table folder, and gives the same system prompt', async () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    makeLargeProject(temp.dir, { tables: 250, skills: 30, rulesBytes: 20 * 1024 })
+    const whole = await loadProject(temp.dir)
+    const lean = await loadProjectForPrompt(temp.dir)
+    expect(lean.connections).toEqual(whole.connections)
+    expect(lean.skills).toEqual(whole.skills)
+    expect(lean.rules).toEqual(whole.rules)
+    // 20 schema folders: the tables of the first one, without their files.
+    expect(lean.tables.length).toBeGreaterThan(0)
+    expect(lean.tables.length).toBeLessThan(whole.tables.length / 10)
+    expect(lean.tables.every((table) => table.files.length === 0)).toBe(true)
+    expect(promptOf(lean)).toBe(promptOf(whole))
   })
 })

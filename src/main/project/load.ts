@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises'
 import { buildSnapshot, createCaches } from './build'
+import { walkForFirstPrompt } from './first-tree'
 import { walkProject } from './tree'
 import type { ProjectSnapshot } from './types'
 
@@ -8,8 +9,22 @@ import type { ProjectSnapshot } from './types'
  * does not exist or is not a folder rejects.
  */
 export async function loadProject(root: string): Promise<ProjectSnapshot> {
+  const rootReal = await realRoot(root)
+  return buildSnapshot(rootReal, await walkProject(rootReal), createCaches(), 0)
+}
+
+/**
+ * Reads only what the system prompt shows, as the app's first snapshot does (see walkForFirstPrompt): on a
+ * synced warehouse the table folders below the first schema are not listed, so `tables` and `files` are
+ * partial. For a command that prints one prompt and exits.
+ */
+export async function loadProjectForPrompt(root: string): Promise<ProjectSnapshot> {
+  const rootReal = await realRoot(root)
+  return buildSnapshot(rootReal, (await walkForFirstPrompt(rootReal)).tree, createCaches(), 0)
+}
+
+async function realRoot(root: string): Promise<string> {
   const rootReal = await realpath(root)
   if (!(await stat(rootReal)).isDirectory()) throw new Error(`Cannot open project "${root}": it is not a folder.`)
-  const tree = await walkProject(rootReal)
-  return buildSnapshot(rootReal, tree, createCaches(), 0)
+  return rootReal
 }

@@ -1,4 +1,6 @@
 import type { Diagnostic } from '../../shared/prompt'
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
 import { describeCut, fileVersionKey, readProjectTextSync, versionKey } from './read-text'
 
 // Parsed project files, reused while a file's real path, mtime and size stay the same, so a rebuild after a
@@ -17,7 +19,7 @@ export interface Loaded<T> {
 }
 
 export class ParsedFileCache<T> {
-  private readonly entries = new Map<string, { key: string; loaded: Loaded<T> }>()
+  private readonly entries = new Map<string, { key: string; mtimeMs: number; size: number; loaded: Loaded<T> }>()
 
   constructor(private readonly parse: (relPath: string, text: string) => Parsed<T>) {}
 
@@ -25,10 +27,12 @@ export class ParsedFileCache<T> {
    * Reads and parses `relPath` (at most `maxBytes`), or returns the cached result if the file is unchanged.
    * Synchronous (see readProjectTextSync): callers yield between files.
    */
-  load(root: string, relPath: string, maxBytes: number): Loaded<T> {
+  load(root: string, relPath: string, maxBytes: number, options: { unchanged?: boolean } = {}): Loaded<T> {
     const cached = this.entries.get(relPath)
     // Nothing cached (as for every file when a project opens): read at once, keyed by what the read saw.
     if (!cached) return this.readAndKeep(root, relPath, maxBytes)
+    // The caller knows which paths changed (the watcher's batch): the others need no stat and realpath each.
+    if (options.unchanged) return cached.loaded
     const key = fileVersionKey(root, relPath)
     if (typeof key !== 'string') return { value: null, diagnostics: [{ file: relPath, problem: key.problem }] }
     if (cached.key === key) return cached.loaded
@@ -38,6 +42,19 @@ export class ParsedFileCache<T> {
   /** Forgets the given paths (changed on disk) so the next load reads them again. */
   invalidate(relPaths: Iterable<string>): void {
     for (const path of relPaths) this.entries.delete(path)
+  }
+
+  /**
+   * The cached paths whose file on disk no longer has the mtime and size it was read with (or is gone): one
+   * stat each, no read, so a prompt can tell at once whether an edit the watcher has not reported yet exists.
+   */
+  changedOnDisk(root: string): string[] {
+    const changed: string[] = []
+    for (const [path, entry] of this.entries) {
+      const info = statSync(join(root, path), { throwIfNoEntry: false })
+      if (!info || info.mtimeMs !== entry.mtimeMs || info.size !== entry.size) changed.push(path)
+    }
+    return changed
   }
 
   /** Keeps only entries whose path is still wanted, so deleted files do not pile up. */
@@ -55,7 +72,7 @@ export class ParsedFileCache<T> {
     const parsed = this.parse(relPath, read.text)
     const cut: Diagnostic[] = read.cut ? [{ file: relPath, problem: describeCut(read.size, maxBytes) }] : []
     const loaded = { value: parsed.value, diagnostics: [...cut, ...parsed.diagnostics] }
-    this.entries.set(relPath, { key: versionKey(read.real, read.mtimeMs, read.size), loaded })
+    this.entries.set(relPath, { key: versionKey(read.real, read.mtimeMs, read.size), mtimeMs: read.mtimeMs, size: read.size, loaded })
     return loaded
   }
 }

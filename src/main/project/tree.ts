@@ -1,5 +1,4 @@
-import { readdirSync, type Dirent } from 'node:fs'
-import { lstat, readdir, realpath, stat } from 'node:fs/promises'
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import { isInside } from './safe-path'
 import { timeSlicer } from './time-slice'
@@ -55,7 +54,7 @@ export async function listFolders(
 export async function refreshPaths(root: string, tree: ProjectTree, relPaths: Iterable<string>): Promise<ProjectTree> {
   for (const relPath of outermostOnly(relPaths)) {
     if (relPath === '' || isSkipped(relPath)) continue
-    const entry = await describe(root, relPath)
+    const entry = describe(root, relPath)
     if (tree.get(relPath)?.kind === 'dir' || entry?.kind === 'dir') removeBelow(tree, relPath)
     if (!entry) {
       tree.delete(relPath)
@@ -105,14 +104,16 @@ async function walkFolder(root: string, relDir: string, tree: ProjectTree, defer
     }
     await slice()
   }
-  await Promise.all(links.map(async (relPath) => void tree.set(relPath, { kind: 'symlink', resolves: await resolveLink(root, relPath) })))
+  for (const relPath of links) tree.set(relPath, { kind: 'symlink', resolves: resolveLink(root, relPath) })
   return deferred
 }
 
-async function describe(root: string, relPath: string): Promise<TreeEntry | null> {
+// Synchronous, like the folder reads: a few stats for the paths of one batch, and a prompt waiting for that
+// batch must not queue behind the thread pool's other file work.
+function describe(root: string, relPath: string): TreeEntry | null {
   try {
-    const info = await lstat(join(root, relPath))
-    if (info.isSymbolicLink()) return { kind: 'symlink', resolves: await resolveLink(root, relPath) }
+    const info = lstatSync(join(root, relPath))
+    if (info.isSymbolicLink()) return { kind: 'symlink', resolves: resolveLink(root, relPath) }
     if (info.isDirectory()) return DIR_ENTRY
     if (info.isFile()) return FILE_ENTRY
     return null
@@ -121,11 +122,11 @@ async function describe(root: string, relPath: string): Promise<TreeEntry | null
   }
 }
 
-async function resolveLink(root: string, relPath: string): Promise<'file' | 'dir' | 'outside' | 'broken'> {
+function resolveLink(root: string, relPath: string): 'file' | 'dir' | 'outside' | 'broken' {
   try {
-    const target = await realpath(join(root, relPath))
+    const target = realpathSync(join(root, relPath))
     if (!isInside(root, target)) return 'outside'
-    const info = await stat(target)
+    const info = statSync(target)
     // A link to a pipe or device is no readable file: treat it like a dangling link.
     return info.isDirectory() ? 'dir' : info.isFile() ? 'file' : 'broken'
   } catch {

@@ -1,11 +1,14 @@
-import { watch, type FSWatcher } from 'chokidar'
-import { realpath, stat } from 'node:fs/promises'
+import type { FSWatcher } from 'chokidar'
+import { statSync } from 'node:fs'
+import { realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
 import { ChangeBatcher, type ChangeBatch } from './change-batcher'
+import { changedPromptInputs } from './prompt-inputs'
 import { toProjectPath } from './safe-path'
 import { DATABASES_FOLDER } from './databases'
-import { listFolders, refreshPaths, walkProject, walkProjectExcept, type ProjectTree } from './tree'
+import { walkForFirstPrompt } from './first-tree'
+import { refreshPaths, walkProject, type ProjectTree } from './tree'
 import type { ProjectSnapshot } from './types'
 import { ALWAYS_HIDDEN_FOLDERS } from './visibility'
 import { errorMessage } from '../../shared/error-message'
@@ -16,6 +19,12 @@ import { errorMessage } from '../../shared/error-message'
 
 export interface ProjectModel {
   snapshot(): ProjectSnapshot
+  /**
+   * The snapshot for a prompt asked for now: an edit to a file the prompt reads (RULES.md, a skill, an
+   * override, the config) or a skill added or removed is read at once, even if the watcher has not reported it
+   * yet or is still waiting for changes to settle.
+   */
+  freshSnapshot(): Promise<ProjectSnapshot>
   /** Called after every applied change with the new snapshot. Returns an unsubscribe function. */
   onChange(listener: (snapshot: ProjectSnapshot) => void): () => void
   close(): Promise<void>
@@ -49,7 +58,7 @@ export const FOLDER_GONE_PROBLEM =
 /** Opens a project and watches it. Rejects only when the folder cannot be opened at all. */
 export async function openProject(root: string, options: OpenProjectOptions = {}): Promise<WatchedProjectModel> {
   const rootReal = await realpath(root)
-  const identity = await identityOf(rootReal)
+  const identity = identityOf(rootReal)
   if (identity === null) throw new Error(`Cannot open project "${root}": it is not a folder.`)
   const model = new WatchedProject(rootReal, identity, options)
   await model.start()
@@ -85,23 +94,15 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   async start(): Promise<void> {
-    const { tree, deferred: schemas } = await walkProjectExcept(this.root, isSchemaFolder)
+    const { tree, databasesDeferred } = await walkForFirstPrompt(this.root, this.options.listSchemaFoldersAtOpenUpTo)
     this.tree = tree
-    const listLater = schemas.length > (this.options.listSchemaFoldersAtOpenUpTo ?? 4)
-    if (!listLater) await listFolders(this.root, tree, schemas)
-    else {
-      for (const schema of schemas) {
-        const tables = await listFolders(this.root, tree, [schema], isTableFolder)
-        if (tables.some((folder) => folder.slice(folder.lastIndexOf('/') + 1).startsWith('table='))) break
-      }
-    }
     this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
     // The rest of databases/, as one batch through the usual path: it publishes the complete snapshot.
-    if (listLater) this.batcher.add(DATABASES_FOLDER)
+    if (databasesDeferred) this.batcher.add(DATABASES_FOLDER)
     // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
     // once it is ready catches what changed in between (and publishes nothing if nothing did).
     this.watchInBackground()
-    this.livenessTimer = setInterval(() => void this.checkLiveness(), this.options.livenessMs ?? 1000)
+    this.livenessTimer = setInterval(() => this.checkLiveness(), this.options.livenessMs ?? 1000)
     this.livenessTimer.unref()
   }
 
@@ -111,6 +112,13 @@ class WatchedProject implements WatchedProjectModel {
 
   whenWatching(): Promise<void> {
     return this.watching
+  }
+
+  async freshSnapshot(): Promise<ProjectSnapshot> {
+    if (this.closed || this.gone) return this.current
+    const changed = changedPromptInputs(this.root, this.tree, this.caches)
+    if (changed.length > 0) await this.batcher.applyNow(changed)
+    return this.current
   }
 
   onChange(listener: (snapshot: ProjectSnapshot) => void): () => void {
@@ -127,6 +135,9 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   private async startWatcher(): Promise<void> {
+    // Loaded here, not with the module: a one-shot command reads the project without watching it.
+    const { watch } = await import('chokidar')
+    if (this.closed) return
     const watcher = watch(this.root, {
       ignoreInitial: true,
       followSymlinks: false,
@@ -164,9 +175,9 @@ class WatchedProject implements WatchedProjectModel {
     await watcher?.close()
   }
 
-  private async checkLiveness(): Promise<void> {
+  private checkLiveness(): void {
     if (this.closed) return
-    const identity = await identityOf(this.root)
+    const identity = identityOf(this.root)
     if (this.gone || identity !== this.rootIdentity) this.batcher.requestFull()
   }
 
@@ -181,7 +192,7 @@ class WatchedProject implements WatchedProjectModel {
 
   private async apply(batch: ChangeBatch): Promise<void> {
     if (this.closed) return
-    const identity = await identityOf(this.root)
+    const identity = identityOf(this.root)
     if (identity === null) return this.markGone()
     if (this.gone || identity !== this.rootIdentity) {
       // Back, or replaced by another folder at the same path: the old watcher and caches describe nothing.
@@ -200,8 +211,9 @@ class WatchedProject implements WatchedProjectModel {
     if (this.closed) return
     const changed = batch.full ? null : batch.paths
     const next = await buildSnapshot(this.root, this.tree, this.caches, this.current.version, changed)
-    // A rescan is a guess that something changed; when nothing did, listeners are not bothered.
-    if (batch.full && sameContent(next, this.current)) return
+    // A rescan is a guess that something changed, and the watcher reports again an edit a prompt has already
+    // read: when nothing changed, listeners are not bothered and caches keyed by the snapshot stay valid.
+    if (sameContent(next, this.current)) return
     this.publish(next)
   }
 
@@ -236,40 +248,33 @@ class WatchedProject implements WatchedProjectModel {
 }
 
 function sameContent(a: ProjectSnapshot, b: ProjectSnapshot): boolean {
-  return JSON.stringify({ ...a, version: 0 }) === JSON.stringify({ ...b, version: 0 })
+  // The big parts are usually the very same objects (kept while unchanged); compared by value otherwise.
+  if (!sameStrings(a.files, b.files)) return false
+  if (a.rules !== b.rules && (a.rules?.source !== b.rules?.source || a.rules?.text !== b.rules?.text)) return false
+  for (const key of ['tables', 'skills'] as const) {
+    if (a[key] !== b[key] && (a[key].length !== b[key].length || JSON.stringify(a[key]) !== JSON.stringify(b[key]))) return false
+  }
+  const rest = (snapshot: ProjectSnapshot) => JSON.stringify({ ...snapshot, files: null, tables: null, rules: null, skills: null, version: 0 })
+  return rest(a) === rest(b)
 }
 
-/** Device and inode of the folder, or null when nothing (or not a folder) is at the path. */
-async function identityOf(path: string): Promise<string | null> {
-  try {
-    const info = await stat(path)
-    return info.isDirectory() ? `${info.dev}:${info.ino}` : null
-  } catch {
-    return null
-  }
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((item, index) => item === b[index]))
+}
+
+/**
+ * Device and inode of the folder, or null when nothing (or not a folder) is at the path. Synchronous: a prompt
+ * waiting for a change must not queue behind the thread pool's other file work for one stat.
+ */
+function identityOf(path: string): string | null {
+  const info = statSync(path, { throwIfNoEntry: false })
+  return info?.isDirectory() ? `${info.dev}:${info.ino}` : null
 }
 
 /** The folder a raw fs.watch event came from, as chokidar passes it. */
 function watchedPathOf(details: unknown): string | null {
   if (typeof details !== 'object' || details === null || !('watchedPath' in details)) return null
   return typeof details.watchedPath === 'string' ? details.watchedPath : null
-}
-
-/** `databases/type=…/database=…/schema=…`, the level below which a big project is listed after the first snapshot. */
-function isSchemaFolder(relPath: string): boolean {
-  return isDatabasesLevel(relPath, 3)
-}
-
-/** `databases/type=…/database=…/schema=…/table=…`. */
-function isTableFolder(relPath: string): boolean {
-  return isDatabasesLevel(relPath, 4)
-}
-
-function isDatabasesLevel(relPath: string, depth: number): boolean {
-  if (!relPath.startsWith(DATABASES_FOLDER + '/')) return false
-  let slashes = 0
-  for (let at = relPath.indexOf('/'); at !== -1; at = relPath.indexOf('/', at + 1)) slashes++
-  return slashes === depth
 }
 
 function isAlwaysHidden(relPath: string): boolean {

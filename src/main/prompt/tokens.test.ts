@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { countTokens as countBpeTokens } from 'gpt-tokenizer'
-import { countTokens } from './tokens'
+import { countTokens, useTokenCountMemory, type TokenCountMemory } from './tokens'
 
 describe('countTokens', () => {
   it('counts nothing for empty text', () => {
@@ -43,5 +44,49 @@ describe('countTokens on one huge "word" (#11 B10)', () => {
   it('is exact for ordinary text (no run longer than a few hundred characters)', () => {
     const prose = 'Revenue is the sum of payments.amount; cancelled orders have no payment. '.repeat(200)
     expect(countTokens(prose)).toBe(countBpeTokens(prose))
+  })
+})
+
+describe('countTokens with a memory of earlier counts', () => {
+  function memoryOf(known: Map<string, number>): TokenCountMemory & { asked: string[] } {
+    const asked: string[] = []
+    return {
+      asked,
+      get: (key) => (asked.push(key), known.get(key)),
+      remember: (key, tokens) => void known.set(key, tokens)
+    }
+  }
+
+  it('tells the memory each new count, under a key naming the vocabulary and the content', () => {
+    const known = new Map<string, number>()
+    const forget = useTokenCountMemory(memoryOf(known))
+    try {
+      const text = `A text no other test counts: ${Math.random()}`
+      const tokens = countTokens(text)
+      expect([...known.values()]).toEqual([tokens])
+      expect([...known.keys()][0]).toMatch(/^o200k:[A-Za-z0-9+/]{27}=$/)
+      expect(tokens).toBe(countBpeTokens(text))
+    } finally {
+      forget()
+    }
+  })
+
+  it('uses a remembered count instead of counting', () => {
+    const text = `Counted by an earlier process: ${Math.random()}`
+    // A count no tokenizer would give, so only the memory can be its source.
+    const known = new Map([[`o200k:${createHash('sha1').update(text).digest('base64')}`, 4242]])
+    const forget = useTokenCountMemory(memoryOf(known))
+    try {
+      expect(countTokens(text)).toBe(4242)
+    } finally {
+      forget()
+    }
+  })
+
+  it('stops asking a memory once it is forgotten', () => {
+    const memory = memoryOf(new Map())
+    useTokenCountMemory(memory)()
+    countTokens(`Nobody remembers this: ${Math.random()}`)
+    expect(memory.asked).toEqual([])
   })
 })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { countTokens as countBpeTokens } from 'gpt-tokenizer'
+import { createRequire } from 'node:module'
 
 // A fast local estimate with a real BPE tokenizer (o200k). Local models use other vocabularies, so the
 // count is an estimate; the budget keeps a safety margin and can be calibrated with server-reported usage.
@@ -21,12 +21,31 @@ function cacheKey(text: string): string {
   return text.length <= SHORT_TEXT ? text : 'sha1:' + createHash('sha1').update(text).digest('base64')
 }
 
+/** Counts kept between processes (the store's), asked before the tokenizer and told every count it makes. */
+export interface TokenCountMemory {
+  get(key: string): number | undefined
+  remember(key: string, tokens: number): void
+}
+
+let memory: TokenCountMemory | null = null
+
+/** Makes `next` the memory every count consults (null: none); returns a function that undoes it if still current. */
+export function useTokenCountMemory(next: TokenCountMemory | null): () => void {
+  memory = next
+  return () => {
+    if (memory === next) memory = null
+  }
+}
+
+/** The vocabulary a remembered count belongs to: a new one must not reuse the old counts. */
+const VOCABULARY = 'o200k'
+
 export function countTokens(text: string): number {
   if (text.length === 0) return 0
   const key = cacheKey(text)
   const hit = cache.get(key)
   if (hit !== undefined) return hit
-  const tokens = countInPieces(text)
+  const tokens = memory ? countRemembering(memory, text) : countInPieces(text)
   if (cache.size >= MAX_ENTRIES) {
     // Maps iterate in insertion order: drop the oldest entry.
     const oldest = cache.keys().next()
@@ -34,6 +53,27 @@ export function countTokens(text: string): number {
   }
   cache.set(key, tokens)
   return tokens
+}
+
+function countRemembering(from: TokenCountMemory, text: string): number {
+  const key = `${VOCABULARY}:${createHash('sha1').update(text).digest('base64')}`
+  const known = from.get(key)
+  if (known !== undefined) return known
+  const tokens = countInPieces(text)
+  from.remember(key, tokens)
+  return tokens
+}
+
+/**
+ * The tokenizer, loaded on the first count nothing remembers: its vocabulary is a 2 MB module that takes
+ * ~100 ms to load, which a prompt whose parts were all counted before never pays. Synchronous (CommonJS),
+ * because counts are taken synchronously, when a section's count is first read.
+ */
+let bpe: ((text: string) => number) | null = null
+
+function countBpeTokens(text: string): number {
+  bpe ??= (createRequire(import.meta.url)('gpt-tokenizer') as typeof import('gpt-tokenizer')).countTokens
+  return bpe(text)
 }
 
 /** The BPE count, with every run longer than MAX_RUN counted piece by piece: near-linear on any input. */

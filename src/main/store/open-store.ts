@@ -15,6 +15,7 @@ import { EvaluationsRepo } from './evaluations-repo'
 import { TokenScalesRepo } from './token-scales-repo'
 import { FeedbackRepo } from './feedback-repo'
 import { TrustApprovalsRepo } from '../trust/approvals-repo'
+import { TokenCountsRepo } from './token-counts-repo'
 
 export const STORE_FILE = 'glassbox.sqlite'
 
@@ -45,6 +46,8 @@ export interface Store {
   readonly feedback: FeedbackRepo
   /** What the user approved each project to do beyond its folder (servers, environment variables, processes). */
   readonly trust: TrustApprovalsRepo
+  /** Token counts by content, so a part counted once is not counted again by a later process. */
+  readonly tokenCounts: TokenCountsRepo
   /** Runs `work` atomically (repository calls inside join the same transaction). */
   transaction<T>(work: () => T): T
   close(): void
@@ -108,6 +111,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
 
   const context = new StoreContext(db, file, options.now)
   const projects = new ProjectsRepo(context)
+  const tokenCounts = new TokenCountsRepo(context, !readonly)
   return {
     file,
     db,
@@ -121,7 +125,16 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     tokenScales: new TokenScalesRepo(context),
     feedback: new FeedbackRepo(context),
     trust: new TrustApprovalsRepo(context),
+    tokenCounts,
     transaction: (work) => context.write(work),
-    close: () => db.close()
+    close: () => {
+      try {
+        tokenCounts.save()
+      } catch (error) {
+        // A cache: counting again later is all a lost write costs.
+        console.error(`[store] token counts not saved: ${error instanceof Error ? error.message : String(error)}`)
+      }
+      db.close()
+    }
   }
 }

@@ -4,7 +4,7 @@ import { readRegularFileSync } from '../../project/regular-file'
 import { resolveInside, toProjectPath } from '../../project/safe-path'
 import type { ProjectSnapshot } from '../../project/types'
 import type { LockedDuckDb } from './duckdb-runner'
-import { createPostgresHost, type PostgresHost } from './postgres-runner'
+import type { PostgresHost } from './postgres-runner'
 import { projectFileAccess } from './project-file-access'
 import type { QueryRequest, QueryResult } from './query-result'
 import { createSqliteHost } from './sqlite-runner'
@@ -46,7 +46,8 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
   const { databases, views } = discoverDatabases(project, projectFiles)
   const instances = new Map<string, Promise<LockedDuckDb>>()
   const sqlite = createSqliteHost()
-  let postgres: PostgresHost | null = null
+  // pg loads on the first Postgres query, like DuckDB's bindings: a prompt never needs it.
+  let postgres: Promise<PostgresHost> | null = null
   // Computed on the first DuckDB query, not for every run that never queries.
   let access: ReturnType<typeof projectFileAccess> | null = null
 
@@ -84,7 +85,10 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
     find,
     run: async (database, request) => {
       if (database.engine === 'sqlite') return sqlite.run(database.path, request)
-      if (database.engine === 'postgres' && database.server) return (postgres ??= createPostgresHost()).run(database.server, request)
+      if (database.engine === 'postgres' && database.server) {
+        postgres ??= import('./postgres-runner').then(({ createPostgresHost }) => createPostgresHost())
+        return (await postgres).run(database.server, request)
+      }
       const opened = await duckdb(database)
       const { runDuckDbQuery } = await import('./duckdb-runner')
       return runDuckDbQuery(opened, request)
@@ -93,7 +97,7 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
       for (const instance of instances.values()) void instance.then((opened) => opened.instance.closeSync(), () => undefined)
       instances.clear()
       sqlite.close()
-      postgres?.close()
+      void postgres?.then((host) => host.close(), () => undefined)
     }
   }
 }

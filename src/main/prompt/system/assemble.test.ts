@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ProjectSnapshot } from '../../project/types'
+import type { ProjectSnapshot, Skill } from '../../project/types'
 import { NAO_LAYOUT } from '../../../../test/support/fixtures'
 import { assembleSystemPrompt, type SystemPromptInput, type SystemPromptResult } from './assemble'
 import { makeMemory, makeProject, readProjectByHand } from './test-support'
@@ -363,5 +363,30 @@ describe('the behaviour sections, rendered once per input', () => {
     expect(texts[0]).not.toContain('docs/')
     // Back to the first inputs: the first text again.
     expect(assemble({ project: { ...base, version: 4 } }).text).toBe(texts[0])
+  })
+})
+
+describe('the skills section after a new skill', () => {
+  it('renders only the new skill: the others are reused from their first render', () => {
+    let descriptionReads = 0
+    const watched = (name: string): Skill => ({
+      name,
+      location: `agent/skills/${name}.md`,
+      body: '',
+      get description() {
+        descriptionReads++
+        return `About ${name}`
+      }
+    })
+    const skills = [watched('alpha'), watched('beta')]
+    const base = makeProject({ version: 1, skills })
+    expect(assemble({ project: base }).text).toContain('About beta')
+    descriptionReads = 0
+    const added: Skill = { name: 'gamma', location: 'agent/skills/gamma.md', body: '', description: 'About gamma' }
+    const next = assemble({ project: { ...base, version: 2, skills: [...skills, added] } })
+    expect(descriptionReads).toBe(0)
+    expect(sliceOf(next, 'skills')).toContain('About alpha')
+    expect(sliceOf(next, 'skills')).toContain('About gamma')
+    expect(ids(next).filter((id) => id.startsWith('skills.'))).toEqual(['skills.alpha', 'skills.beta', 'skills.gamma'])
   })
 })

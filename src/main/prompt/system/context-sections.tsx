@@ -98,19 +98,28 @@ export function Skills({ skills }: { skills: readonly Skill[] }) {
           Skills are playbooks the user wrote for recurring questions. When one fits the request, read its file
           with <Code>read</Code> before you start.
         </Span>
+        {/* A skill's object is kept while its file is unchanged: a new skill renders one item, not all of them. */}
         {skills.map((skill) => (
-          <Section id={`skills.${skill.name}`} title={`Skill: ${skill.name}`} sources={[skill.location]}>
-            <Block separator={'\n'}>
-              <Title level={3}>Skill: {skill.name.trim()}</Title>
-              <Span>
-                <Bold>Description:</Bold> {skill.description.trim() || 'none given.'}
-              </Span>
-              <Span>
-                <Bold>Location:</Bold> <Code>{skill.location}</Code>
-              </Span>
-            </Block>
-          </Section>
+          <Memo on={skill}>
+            <SkillItem skill={skill} />
+          </Memo>
         ))}
+      </Block>
+    </Section>
+  )
+}
+
+function SkillItem({ skill }: { skill: Skill }) {
+  return (
+    <Section id={`skills.${skill.name}`} title={`Skill: ${skill.name}`} sources={[skill.location]}>
+      <Block separator={'\n'}>
+        <Title level={3}>Skill: {skill.name.trim()}</Title>
+        <Span>
+          <Bold>Description:</Bold> {skill.description.trim() || 'none given.'}
+        </Span>
+        <Span>
+          <Bold>Location:</Bold> <Code>{skill.location}</Code>
+        </Span>
       </Block>
     </Section>
   )

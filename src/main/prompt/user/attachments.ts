@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
-import { fileTypeFromBuffer } from 'file-type'
-import { lookup } from 'mime-types'
 import { NotRegularFileError, openRegularFile } from '../../project/regular-file'
 import type { Diagnostic } from '../../../shared/prompt'
 import type { FileMeta } from './context-block'
@@ -45,6 +43,8 @@ export async function describeAttachment(path: string, options: DescribeAttachme
   const name = options.name ?? basename(absolute)
   const size = await sizeOfRegularFile(path, absolute)
   const head = size === 0 ? new Uint8Array(0) : await readHead(path, absolute)
+  // Loaded with the first attachment: the type tables are ~300 KB of code a prompt without one never needs.
+  const [{ fileTypeFromBuffer }, { lookup }] = await Promise.all([import('file-type'), import('mime-types')])
   const detected = size === 0 ? undefined : await fileTypeFromBuffer(head)
   const text = detected === undefined && looksLikeUtf8Text(head, size > head.length)
   const type = detected?.mime ?? (lookup(name) || (text || size === 0 ? 'text/plain' : 'application/octet-stream'))

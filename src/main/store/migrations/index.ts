@@ -11,6 +11,7 @@ import { runOwner } from './0090-run-owner'
 import { trustApprovals } from './0100-trust-approvals'
 import { evaluationVerdicts } from './0105-evaluation-verdicts'
 import { feedback } from './0110-feedback'
+import { tokenCounts } from './0115-token-counts'
 
 /** Every schema step in order. Append only: a released step is never edited, a new file fixes it. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -25,7 +26,8 @@ export const MIGRATIONS: readonly Migration[] = [
   runOwner,
   trustApprovals,
   evaluationVerdicts,
-  feedback
+  feedback,
+  tokenCounts
 ]
 
 checkRegistry(MIGRATIONS)

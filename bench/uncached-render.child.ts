@@ -1,0 +1,32 @@
+import { join } from 'node:path'
+import { loadProject } from '../src/main/project/load'
+import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
+import { DEFAULT_TOOL_NAMES } from '../src/main/prompt/system/tool-names'
+import type { ProjectSnapshot } from '../src/main/project/types'
+import { REPO_ROOT } from '../test/support/fixtures'
+
+// One sample of system-prompt/large-uncached, in a process of its own so that no cache can serve any part of
+// it (the assembled prompt, rendered sections and rule blocks, token counts — all live in the process): the
+// code is warmed on another project first (the sample project), then the large project, loaded beforehand,
+// is rendered and every section's token count read. Prints the milliseconds of that render.
+
+function renderCounted(project: ProjectSnapshot): string {
+  const prompt = assembleSystemPrompt({
+    project,
+    memory: { included: [], droppedCount: 0 },
+    now: new Date(),
+    timezone: 'UTC',
+    testMode: false,
+    tools: [...DEFAULT_TOOL_NAMES]
+  })
+  if (prompt.sections.reduce((sum, section) => sum + section.tokens, 0) <= 0) throw new Error('a prompt without tokens')
+  return prompt.text
+}
+
+renderCounted(await loadProject(join(REPO_ROOT, 'resources', 'sample-project')))
+const large = await loadProject(process.argv[2])
+const start = performance.now()
+const text = renderCounted(large)
+const ms = performance.now() - start
+if (!text.includes('## User Rules')) throw new Error('the large project rendered without its User Rules')
+process.stdout.write(JSON.stringify({ ms }) + '\n')

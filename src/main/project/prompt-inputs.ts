@@ -1,0 +1,62 @@
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import type { SnapshotCaches } from './build'
+import { IGNORE_FILE, RULES_FILE } from './build'
+import { CONFIG_FILE } from './config'
+import { PROMPTS_FOLDER } from './overrides'
+import { SKILLS_FOLDER } from './skills'
+import type { ProjectTree } from './tree'
+
+// The files the system prompt is made of, compared with the disk when a prompt is asked for. The OS reports
+// an edit some milliseconds after it, and the watcher then waits for the changes to settle; a prompt cannot
+// wait for either, so it looks for itself: one stat per file it read and one listing per folder it lists
+// (~300 stats on a project with 300 skills, about a millisecond). An edit that keeps both mtime and size within
+// the same millisecond escapes this check; the watcher still reports it.
+
+const PROMPT_FILES = [RULES_FILE, CONFIG_FILE, IGNORE_FILE] as const
+const PROMPT_FOLDERS = [SKILLS_FOLDER, PROMPTS_FOLDER] as const
+
+/** Project-relative paths the prompt depends on that differ on disk from what `tree` and `caches` hold. */
+export function changedPromptInputs(root: string, tree: ProjectTree, caches: SnapshotCaches): string[] {
+  const changed = new Set<string>()
+  for (const cache of [caches.rules, caches.config, caches.ignore, caches.skills, caches.overrides]) {
+    for (const path of cache.changedOnDisk(root)) changed.add(path)
+  }
+  // A prompt file that appeared (or went) since the tree was last patched.
+  for (const path of PROMPT_FILES) if (tree.has(path) !== exists(join(root, path))) changed.add(path)
+  for (const folder of PROMPT_FOLDERS) for (const path of listingChanges(root, tree, folder)) changed.add(path)
+  return [...changed]
+}
+
+/** Names that are in `folder` on disk but not in the tree, or the other way round; the folder itself if it came or went. */
+function listingChanges(root: string, tree: ProjectTree, folder: string): string[] {
+  let names: string[]
+  try {
+    names = readdirSync(join(root, folder))
+  } catch {
+    return tree.has(folder) ? [folder] : []
+  }
+  // New, or replaced by a folder that was not there when the tree was walked: the whole folder is read again.
+  if (tree.get(folder)?.kind !== 'dir') return [ancestorMissing(tree, folder)]
+  const prefix = folder + '/'
+  const onDisk = new Set(names.map((name) => prefix + name))
+  const changes = [...onDisk].filter((path) => !tree.has(path))
+  for (const path of tree.keys()) {
+    if (path.startsWith(prefix) && path.indexOf('/', prefix.length) === -1 && !onDisk.has(path)) changes.push(path)
+  }
+  return changes
+}
+
+/** The outermost folder on the way to `folder` that the tree does not have (`agent` for a new `agent/skills`). */
+function ancestorMissing(tree: ProjectTree, folder: string): string {
+  const segments = folder.split('/')
+  for (let length = 1; length <= segments.length; length++) {
+    const path = segments.slice(0, length).join('/')
+    if (!tree.has(path)) return path
+  }
+  return folder
+}
+
+function exists(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false }) !== undefined
+}

@@ -1,0 +1,47 @@
+import { afterEach, expect, it } from 'vitest'
+import { makeTempDir } from '../../../test/support/fixtures'
+import { openStore } from './open-store'
+
+const cleanups: Array<() => void> = []
+afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
+
+function tempDir(): string {
+  const temp = makeTempDir()
+  cleanups.push(temp.cleanup)
+  return temp.dir
+}
+
+it('keeps counts for the next process that opens the store, once saved or closed', () => {
+  const dir = tempDir()
+  const first = openStore(dir)
+  first.tokenCounts.remember('o200k:a', 12)
+  expect(first.tokenCounts.get('o200k:a')).toBe(12)
+  first.close()
+  const second = openStore(dir)
+  expect(second.tokenCounts.get('o200k:a')).toBe(12)
+  expect(second.tokenCounts.get('o200k:b')).toBeUndefined()
+  second.close()
+})
+
+it('writes nothing through a read-only store', () => {
+  const dir = tempDir()
+  openStore(dir).close()
+  const readonly = openStore(dir, { readonly: true })
+  readonly.tokenCounts.remember('o200k:a', 12)
+  expect(readonly.tokenCounts.get('o200k:a')).toBeUndefined()
+  readonly.close()
+  const writable = openStore(dir)
+  expect(writable.tokenCounts.get('o200k:a')).toBeUndefined()
+  writable.close()
+})
+
+it('keeps the first count for a key (counts are of content, so a second one is the same)', () => {
+  const dir = tempDir()
+  const store = openStore(dir)
+  store.tokenCounts.remember('o200k:a', 12)
+  store.tokenCounts.save()
+  store.tokenCounts.remember('o200k:a', 12)
+  store.tokenCounts.save()
+  expect(store.db.prepare(`SELECT COUNT(*) AS n FROM token_counts`).get()).toEqual({ n: 1 })
+  store.close()
+})
