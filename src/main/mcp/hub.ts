@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { watch, type FSWatcher } from 'chokidar'
+import type { FSWatcher } from 'chokidar'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -56,6 +56,8 @@ export class McpHub {
   private configFile: string | null = null
   private problems: string[] = []
   private watcher: FSWatcher | null = null
+  /** chokidar loads on first use: a one-shot command that never watches never pays for it. */
+  private watcherStarting: Promise<void> | null = null
   private reloadTimer: NodeJS.Timeout | null = null
   private closed = false
 
@@ -137,6 +139,7 @@ export class McpHub {
   async close(): Promise<void> {
     this.closed = true
     if (this.reloadTimer) clearTimeout(this.reloadTimer)
+    await this.watcherStarting
     await this.watcher?.close()
     this.watcher = null
     await Promise.all([...this.servers.values()].map((runtime) => this.stop(runtime)))
@@ -241,17 +244,20 @@ export class McpHub {
 
   private watchFiles(): void {
     const files = [join(this.root, CONFIG_FILE), ...(this.configFile ? [join(this.root, this.configFile)] : [])]
-    if (this.watcher) {
-      this.watcher.add(files)
+    if (this.watcherStarting) {
+      void this.watcherStarting.then(() => this.watcher?.add(files))
       return
     }
-    this.watcher = watch(files, { ignoreInitial: true, persistent: true })
-    this.watcher.on('all', () => {
-      if (this.reloadTimer) clearTimeout(this.reloadTimer)
-      this.reloadTimer = setTimeout(() => {
-        this.reloadTimer = null
-        if (!this.closed) void this.load().catch(() => undefined)
-      }, this.options.debounceMs ?? 300)
+    this.watcherStarting = import('chokidar').then(({ watch }) => {
+      if (this.closed) return
+      this.watcher = watch(files, { ignoreInitial: true, persistent: true })
+      this.watcher.on('all', () => {
+        if (this.reloadTimer) clearTimeout(this.reloadTimer)
+        this.reloadTimer = setTimeout(() => {
+          this.reloadTimer = null
+          if (!this.closed) void this.load().catch(() => undefined)
+        }, this.options.debounceMs ?? 300)
+      })
     })
   }
 }
