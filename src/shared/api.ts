@@ -138,7 +138,10 @@ export interface ChatMessageView {
 
 /** Per-answer figures shown under it. Times in milliseconds; null when not known (e.g. a run that never started). */
 export interface MessageFigures {
+  /** The model that answered, as the server reported it (else the one asked for). */
   model: string
+  /** The model Glassbox asked for, when the server reported another one. */
+  requestedModel?: string
   firstTokenMs: number | null
   totalMs: number | null
   inputTokens: number | null
@@ -171,6 +174,8 @@ export interface RunDetail {
   status: string
   stopReason: string | null
   usage: { inputTokens: number; outputTokens: number } | null
+  /** The model the server reported answering (its response's `model` field); null when it never said. */
+  servedModel?: string | null
   prompt: PromptPreview | null
   /** When the run started, i.e. when its prompt was built (ISO-8601). */
   startedAt?: string
@@ -184,6 +189,10 @@ export interface RunRequestView {
   url: string
   body: string
   sentAt: string
+  /** This round's own token counts as the server reported them (absent: it did not). */
+  usage?: { inputTokens: number; outputTokens: number }
+  /** The model the server said answered this round. */
+  servedModel?: string
 }
 
 export interface MemoryView {

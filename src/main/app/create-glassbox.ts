@@ -158,7 +158,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       settings: current,
       model,
       testMode: testMode ?? current.testMode,
-      now: now()
+      now: now(),
+      rereadWindow: () => (model.endpoint ? models.reread(model.endpoint) : Promise.resolve(null))
     })
     const endpoint = model.endpoint
     if (endpoint && current.memoryEnabled && options.extractMemories !== false && !(testMode ?? current.testMode)) {
@@ -348,7 +349,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return settings()
     },
     async listModels() {
-      return listModelServers(settings().endpoint)
+      return listModelServers(settings().endpoint, (baseUrl, served) => models.learn(baseUrl, served))
     },
     async runTests({ names }) {
       const files = names && (await evaluations.listCases()).filter((item) => names.includes(item.name) || names.includes(item.file)).map((item) => item.file)
@@ -427,8 +428,9 @@ function modelView({ id, contextWindow, contextSource, vision, tools }: ModelInf
 }
 
 /** Every preset server (running or not, so the picker can say how to start one) plus a configured one. */
-async function listModelServers(configured: string | null): Promise<ModelServerView[]> {
+async function listModelServers(configured: string | null, learn: (baseUrl: string, models: ModelInfo[]) => void): Promise<ModelServerView[]> {
   const detected = await detectServers({ timeoutMs: 800 })
+  for (const server of detected) learn(server.baseUrl, server.models)
   const views: ModelServerView[] = SERVER_PRESETS.map((preset) => {
     const server = detected.find((candidate) => candidate.baseUrl === preset.baseUrl)
     return {
@@ -442,6 +444,7 @@ async function listModelServers(configured: string | null): Promise<ModelServerV
   if (configured && !views.some((view) => view.baseUrl === configured)) {
     try {
       const models = await listModels(configured, { timeoutMs: 1500 })
+      learn(configured, models)
       views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(modelView) })
     } catch (error) {
       views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: false, models: [], error: errorMessage(error) })

@@ -81,10 +81,13 @@ export class ModelResolver {
     return { endpoint: { baseUrl: server.baseUrl, model: chosen.id } }
   }
 
-  /** Full resolution for a run: waits for discovery (bounded). */
+  /**
+   * Full resolution for a run: waits for discovery (bounded). The window is read from the server again (one
+   * small request), since it may have been restarted with another one since the last look.
+   */
   async resolve(settings: Settings): Promise<ResolvedModel> {
     const choice = await this.endpointFor(settings)
-    const described = choice.endpoint ? await this.describe(choice.endpoint) : null
+    const described = choice.endpoint ? await this.describe(choice.endpoint, true) : null
     return { ...this.toResolved(choice.endpoint, described, settings), ...(choice.unavailable ? { unavailable: choice.unavailable } : {}) }
   }
 
@@ -151,20 +154,42 @@ export class ModelResolver {
     return known ?? null
   }
 
-  private describe(endpoint: ModelEndpoint): Promise<ModelInfo | null> {
+  /**
+   * What a fresh model list says (the picker's ↻): previews and runs then budget against the same window as
+   * the picker shows.
+   */
+  learn(baseUrl: string, models: readonly ModelInfo[]): void {
+    for (const model of models) {
+      const key = keyOf({ baseUrl: normalizeBaseUrl(baseUrl), model: model.id })
+      this.settled.set(key, model)
+      this.described.set(key, Promise.resolve(model))
+    }
+  }
+
+  /** The model's window as the server reports it now (after a refusal for length), null when it does not say. */
+  async reread(endpoint: ModelEndpoint): Promise<{ contextWindow: number; contextSource: string } | null> {
+    const info = await this.describe(endpoint, true)
+    return info?.contextWindow ? { contextWindow: info.contextWindow, contextSource: info.contextSource } : null
+  }
+
+  private describe(endpoint: ModelEndpoint, fresh = false): Promise<ModelInfo | null> {
     const key = keyOf(endpoint)
-    let pending = this.described.get(key)
+    let pending = fresh ? undefined : this.described.get(key)
     if (!pending) {
       // The model's /v1/models entry is read too, so picker, previews and runs agree on one window.
       pending = describeServedModel(endpoint.baseUrl, endpoint.model, { timeoutMs: DISCOVERY_TIMEOUT_MS })
         .catch(() => null)
         .then((info) => {
-          this.settled.set(key, info)
+          // A newer look-up started meanwhile has the last word.
+          if (this.described.get(key) !== pending) return info ?? this.settled.get(key) ?? null
+          // A server that does not answer now (busy, restarting) keeps what it said last.
+          const known = info ?? this.settled.get(key) ?? null
+          this.settled.set(key, known)
           // A failed look-up, or a server that did not say its window, is asked again later: the server may
           // not have been started yet, or may report the window once the model is loaded.
           if (info === null) this.described.delete(key)
           else if (info.contextWindow === null) setTimeout(() => this.described.get(key) === pending && this.described.delete(key), this.unknownWindowRetryMs).unref()
-          return info
+          return known
         })
       this.described.set(key, pending)
     }

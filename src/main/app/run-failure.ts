@@ -38,6 +38,8 @@ export function withoutLibraryLinks(message: string): string {
 export interface FailureContext {
   endpoint: ModelEndpoint
   budget: Budget | null
+  /** Reads the model's window from the server again, after it refused a request for length. */
+  rereadWindow?: () => Promise<{ contextWindow: number; contextSource: string } | null>
 }
 
 /** The message the chat shows for a failed run: reason, then what to do. Never throws. */
@@ -50,6 +52,13 @@ export async function explainRunFailure(error: string, context: FailureContext):
     return `Could not reach the model server at ${endpoint.baseUrl}: ${why}. ${START_COMMANDS[kindOf(endpoint.baseUrl)](port)}`
   }
   if (CONTEXT_WINDOW.test(reason) && budget) {
+    const now = await context.rereadWindow?.().catch(() => null)
+    if (now && now.contextWindow !== budget.contextWindow) {
+      return (
+        `The server's window changed from ${format(budget.contextWindow)} to ${format(now.contextWindow)} tokens (${now.contextSource}) since Glassbox last read it, ` +
+        `so it refused this request of ${format(budget.used)} tokens. Ask again: the next request is fitted to ${format(now.contextWindow)}.`
+      )
+    }
     const source = budget.contextSource ? ` (${budget.contextSource})` : ''
     const limit = /(?:maximum context length|context size|n_ctx\w*)\D{0,20}(\d+)/i.exec(reason)?.[1]
     const requested = /(?:requested|request \(|prompt has|you have)\D{0,20}(\d+)/i.exec(reason)?.[1]

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ChatMessageView, ModelServerView, Settings } from '../../../../shared/api'
+import { historyMessages } from '../../../../shared/history'
 import { useApp } from '../../state/app-state'
 import { usePromptPreview } from '../../state/use-prompt-preview'
 import { EMPTY_DRAFT, isDraftEmpty, type Draft } from '../../state/draft'
@@ -197,10 +198,5 @@ function undetectedModel(settings: Settings | null, models: ModelServerView[] | 
 /** The chat message that is the last of the `archived` oldest history messages (as the history is built). */
 function lastArchivedMessage(messages: readonly ChatMessageView[], archived: number): string | null {
   if (archived <= 0) return null
-  let counted = 0
-  for (const message of messages) {
-    if (message.text.trim() === '' || message.status === 'streaming') continue
-    if (++counted === archived) return message.id
-  }
-  return null
+  return historyMessages(messages)[archived - 1]?.id ?? null
 }

@@ -169,7 +169,12 @@ function VersionSwitcher({ version, onShow }: { version: VersionInfo; onShow(tur
 function Figures({ figures }: { figures: NonNullable<ChatMessageView['figures']> }): React.JSX.Element {
   return (
     <span className="message-figures" data-testid="message-figures">
-      <span title="Model that wrote this answer">{figures.model}</span>
+      <span
+        title={figures.requestedModel ? `The server reported this model answering; Glassbox asked for “${figures.requestedModel}”` : 'Model that wrote this answer, as the server reported it'}
+        data-testid="answer-model"
+      >
+        {figures.model}
+      </span>
       {figures.firstTokenMs !== null && <span title="Time until the model's first output (text, reasoning or a tool call)">first token {formatDuration(figures.firstTokenMs)}</span>}
       {figures.totalMs !== null && <span title="Time from sending to the end of the answer, tools included">{formatDuration(figures.totalMs)} total</span>}
       {figures.inputTokens !== null && figures.outputTokens !== null && (
