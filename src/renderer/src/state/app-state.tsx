@@ -211,8 +211,10 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
   const makeNewChat = useCallback(async () => {
     try {
       // An untouched "New chat" is opened again rather than piling up another empty one.
-      const untouched = chats.find((chat) => chat.title === DEFAULT_CHAT_TITLE && !chat.parentChatId && chat.channel === (settings?.channel ?? null))
-      if (untouched && (await api.getChat({ chatId: untouched.id })).messages.length === 0) {
+      // Every candidate is checked, not only the newest: one may have been written in since (a run that kept the title).
+      const candidates = chats.filter((chat) => chat.title === DEFAULT_CHAT_TITLE && !chat.parentChatId && chat.channel === (settings?.channel ?? null)).slice(0, 5)
+      for (const untouched of candidates) {
+        if ((await api.getChat({ chatId: untouched.id })).messages.length > 0) continue
         setActiveChatId(untouched.id)
         setView('chat')
         return untouched.id

@@ -45,12 +45,30 @@ function UserMessage({ message, busy, actions, archived }: Props): React.JSX.Ele
   const [draft, setDraft] = useState(message.text)
   const [expanded, setExpanded] = useState(false)
   const long = message.text.length > USER_TEXT_PREVIEW
+  const resend = (): void => {
+    setEditing(false)
+    actions.editAndResend(message.id, draft)
+  }
   if (editing) {
     return (
       <div className="message user editing" data-message-id={message.id} data-role="user">
-        <textarea className="input edit-area" value={draft} onChange={(event) => setDraft(event.target.value)} autoFocus rows={Math.min(10, draft.split('\n').length + 1)} />
+        <textarea
+          className="input edit-area"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          // Like the message box: Enter sends, Shift+Enter is a new line (IME composition is left alone).
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
+            event.preventDefault()
+            if (draft.trim() && !busy) resend()
+          }}
+          autoFocus
+          rows={Math.min(10, draft.split('\n').length + 1)}
+          aria-label="Edit the question (Enter to resend, Shift+Enter for a new line)"
+          data-testid="edit-question"
+        />
         <div className="message-actions visible">
-          <button className="button small" disabled={!draft.trim() || busy} onClick={() => (setEditing(false), actions.editAndResend(message.id, draft))}>
+          <button className="button small" disabled={!draft.trim() || busy} onClick={resend}>
             Save &amp; resend
           </button>
           <button className="button small ghost" onClick={() => setEditing(false)}>

@@ -15,6 +15,7 @@ import { Sidebar } from './Sidebar'
 import { Toasts } from './Toasts'
 import { TopBar } from './TopBar'
 import { useLearnedMemoryNotices } from '../../state/use-learned-memories'
+import type { RunPlace } from '../../state/versions'
 
 // Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
 // it and the inspector previews it. Panes are resizable and remembered; when the inspector would leave the
@@ -30,7 +31,8 @@ export function App(): React.JSX.Element {
   const { ready, project, view, activeChatId, newChat, setView } = useApp()
   const controller = useChat(activeChatId)
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})
-  const [inspectedRun, setInspectedRun] = useState<string | null>(null)
+  const [inspected, setInspected] = useState<{ runId: string; place?: RunPlace } | null>(null)
+  const inspectedRun = inspected?.runId ?? null
   const [inspectorOpen, setInspectorOpen] = useState(true)
   const draftKey = activeChatId ?? ''
   const draft = drafts[draftKey] ?? EMPTY_DRAFT
@@ -60,11 +62,15 @@ export function App(): React.JSX.Element {
     [newChat]
   )
   useLearnedMemoryNotices()
-  const inspectRun = useCallback((runId: string) => {
-    setInspectedRun(runId)
+  const inspectRun = useCallback((runId: string, place?: RunPlace) => {
+    setInspected({ runId, place })
     setInspectorOpen(true)
     setOverlayOpen(true)
   }, [])
+  // ‹ › on the inspected answer, or a new version of it: the inspector shows the answer now on screen.
+  const followRun = useCallback((runId: string, place?: RunPlace) => setInspected({ runId, place }), [])
+  // Another chat (or a new one) opened: an answer of the chat left behind is no longer what is on screen.
+  useEffect(() => setInspected((current) => (current?.place && current.place.chatId !== activeChatId ? null : current)), [activeChatId])
 
   // Layout (#16): pane widths, the inspector docked or as a tab, shortcuts and their help sheet.
   const { widths, resize, viewportWidth } = usePaneWidths()
@@ -115,6 +121,8 @@ export function App(): React.JSX.Element {
             draft={draft}
             onDraft={setDraft}
             onInspectRun={inspectRun}
+            inspectedRunId={inspectedRun}
+            onFollowRun={followRun}
             onStartWith={(question) => void startWith(question)}
             onStartChat={(first) => void startChat(first)}
             autoSend={autoSendChat !== null && autoSendChat === activeChatId}
@@ -132,7 +140,7 @@ export function App(): React.JSX.Element {
       {inspectorShown && layout === 'docked' && (
         <PaneResizer className="inspector-resizer" label="Inspector width" value={inspectorWidth} min={INSPECTOR_RANGE.min} max={INSPECTOR_RANGE.max} grows="left" onResize={(width) => resize('inspector', width)} />
       )}
-      {inspectorShown && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => (layout === 'tab' ? setOverlayOpen(false) : setInspectorOpen(false))} />}
+      {inspectorShown && <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} runPlace={inspected?.place} onLeaveRun={() => setInspected(null)} onHide={() => (layout === 'tab' ? setOverlayOpen(false) : setInspectorOpen(false))} />}
       {helpOpen && <HelpSheet onClose={() => setHelpOpen(false)} />}
     </div>
   )
