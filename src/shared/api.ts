@@ -12,6 +12,10 @@ const text = (max: number) => z.string().max(max)
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address, e.g. http://127.0.0.1:11434/v1' }).max(2000)
 
 // Issue #16 (daily-use features): renaming a chat.
+/** The kinds of model server Glassbox knows (each with its default port), or any other ('custom'). */
+export const SERVER_KINDS = ['ollama', 'llama.cpp', 'lmstudio', 'vllm', 'jan', 'custom'] as const
+export type ServerKind = (typeof SERVER_KINDS)[number]
+
 const chatExtrasInputs = {
   renameChat: z.strictObject({ chatId: id, title: text(500).min(1) })
 }
@@ -65,7 +69,11 @@ export const apiInputs = {
     timezone: text(100).optional(),
     memoryEnabled: z.boolean().optional(),
     memoryBudget: z.number().int().min(0).max(1_000_000).optional(),
-    contextWindow: z.number().int().min(512).max(10_000_000).nullable().optional()
+    contextWindow: z.number().int().min(512).max(10_000_000).nullable().optional(),
+    endpoints: z
+      .array(z.strictObject({ preset: z.enum(SERVER_KINDS), url: httpUrl, apiKey: text(500).optional() }))
+      .max(20)
+      .optional()
   }),
   runTests: z.strictObject({ names: z.array(text(500)).optional() }),
   syncProject: z.strictObject({}),
@@ -206,7 +214,16 @@ export interface MemoryView {
   updatedAt: string
 }
 
+/** A model server the user added: its kind, address and the API key it wants (if any). */
+export interface EndpointSetting {
+  preset: ServerKind
+  url: string
+  apiKey?: string
+}
+
 export interface Settings {
+  /** Model servers the user added (listed, detected and usable side by side); the presets need no entry. */
+  endpoints?: EndpointSetting[]
   endpoint: string | null
   model: string | null
   /** Model that extracts memories (a smaller one is enough); null: the chat model. */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { detectServers, listModels, type ModelInfo } from '../agent/discovery'
-import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
+import { addedServers, apiKeyFor, normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
 import { createAgentTools } from '../agent/tools'
 import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
@@ -14,6 +14,7 @@ import { EvaluationError, EvaluationService } from './evaluation'
 import type { EvalModel } from '../eval/run-evaluation'
 import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
+import { describeListFailure } from './run-failure'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
 import { TokenCalibration } from './token-calibration'
@@ -349,7 +350,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return settings()
     },
     async listModels() {
-      return listModelServers(settings().endpoint, (baseUrl, served) => models.learn(baseUrl, served))
+      return listModelServers(settings(), (baseUrl, served) => models.learn(baseUrl, served))
     },
     async runTests({ names }) {
       const files = names && (await evaluations.listCases()).filter((item) => names.includes(item.name) || names.includes(item.file)).map((item) => item.file)
@@ -427,28 +428,35 @@ function modelView({ id, contextWindow, contextSource, vision, tools }: ModelInf
   return { id, contextWindow, vision, tools, ...(contextWindow ? { contextSource } : {}) }
 }
 
-/** Every preset server (running or not, so the picker can say how to start one) plus a configured one. */
-async function listModelServers(configured: string | null, learn: (baseUrl: string, models: ModelInfo[]) => void): Promise<ModelServerView[]> {
-  const detected = await detectServers({ timeoutMs: 800 })
-  for (const server of detected) learn(server.baseUrl, server.models)
-  const views: ModelServerView[] = SERVER_PRESETS.map((preset) => {
-    const server = detected.find((candidate) => candidate.baseUrl === preset.baseUrl)
-    return {
-      preset: preset.kind,
-      label: preset.label,
-      baseUrl: preset.baseUrl,
-      running: server !== undefined,
-      models: (server?.models ?? []).map(modelView)
-    }
-  })
-  if (configured && !views.some((view) => view.baseUrl === configured)) {
+/**
+ * Every server Glassbox knows, running or not (so the picker can say how to start one): the ones the user
+ * added, the presets (probed on loopback), and the configured endpoint when it is none of these.
+ */
+async function listModelServers(current: Settings, learn: (baseUrl: string, models: ModelInfo[]) => void): Promise<ModelServerView[]> {
+  const added = current.endpoints ?? []
+  const own = addedServers(added)
+  const listOne = async (server: ServerPreset, timeoutMs: number): Promise<ModelServerView> => {
     try {
-      const models = await listModels(configured, { timeoutMs: 1500 })
-      learn(configured, models)
-      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(modelView) })
+      const served = await listModels(server.baseUrl, { timeoutMs, kind: server.kind, ...(server.apiKey ? { apiKey: server.apiKey } : {}) })
+      learn(server.baseUrl, served)
+      return { preset: server.kind, label: server.label, baseUrl: server.baseUrl, running: true, models: served.map(modelView) }
     } catch (error) {
-      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: false, models: [], error: errorMessage(error) })
+      return { preset: server.kind, label: server.label, baseUrl: server.baseUrl, running: false, models: [], error: describeListFailure(server.baseUrl, error) }
     }
+  }
+  // Added servers are listed wherever they are (the user named them); presets are probed on loopback only.
+  const presets = SERVER_PRESETS.filter((preset) => !own.some((server) => server.baseUrl === preset.baseUrl))
+  const [ownViews, detected] = await Promise.all([Promise.all(own.map((server) => listOne(server, 1500))), detectServers({ timeoutMs: 800, presets })])
+  for (const server of detected) learn(server.baseUrl, server.models)
+  const presetViews: ModelServerView[] = presets.map((preset) => {
+    const server = detected.find((candidate) => candidate.baseUrl === preset.baseUrl)
+    return { preset: preset.kind, label: preset.label, baseUrl: preset.baseUrl, running: server !== undefined, models: (server?.models ?? []).map(modelView) }
+  })
+  const views = [...ownViews, ...presetViews]
+  const configured = current.endpoint
+  if (configured && !views.some((view) => view.baseUrl === configured)) {
+    const apiKey = apiKeyFor(configured, added)
+    views.unshift(await listOne({ kind: 'custom', label: 'Configured server', baseUrl: configured, ...(apiKey ? { apiKey } : {}) }, 1500))
   }
   return views
 }

@@ -1,6 +1,6 @@
 import type { ModelEndpoint } from '../agent/chat-model'
 import { describeServedModel, detectServers, listModels, type ModelInfo } from '../agent/discovery'
-import { normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
+import { apiKeyFor, normalizeBaseUrl, SERVER_PRESETS, serversToProbe, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import type { Settings } from '../../shared/api'
 import type { PromptModelInfo } from './prompt-assembly'
 import { TokenCalibration } from './token-calibration'
@@ -62,23 +62,25 @@ export class ModelResolver {
     const model = settings.model
     if (configured) {
       const baseUrl = normalizeBaseUrl(configured)
+      const key = keyFor(baseUrl, settings)
       // A named model needs no look-up: the request goes out at once.
-      if (model) return { endpoint: { baseUrl, model } }
+      if (model) return { endpoint: { baseUrl, model, ...key } }
       let models
       try {
-        models = await listModels(baseUrl, { timeoutMs: DISCOVERY_TIMEOUT_MS })
+        models = await listModels(baseUrl, { timeoutMs: DISCOVERY_TIMEOUT_MS, ...key })
       } catch (error) {
         const reason = errorMessage(error)
         return { endpoint: null, unavailable: `Could not list the models of ${baseUrl} (${reason}).\n${START_SERVER_GUIDANCE}` }
       }
       if (!models[0]) return { endpoint: null, unavailable: `${baseUrl} serves no model. Load or pull one (e.g. \`ollama pull qwen3:8b\`), or choose a model.` }
-      return { endpoint: { baseUrl, model: models[0].id } }
+      return { endpoint: { baseUrl, model: models[0].id, ...key } }
     }
-    const servers = await detectServers({ timeoutMs: DISCOVERY_TIMEOUT_MS, presets: this.presets })
+    // The servers the user added are probed too, first.
+    const servers = await detectServers({ timeoutMs: DISCOVERY_TIMEOUT_MS, presets: serversToProbe(settings.endpoints ?? [], this.presets) })
     const server = servers.find((candidate) => candidate.models.length > 0)
     if (!server) return { endpoint: null, unavailable: START_SERVER_GUIDANCE }
     const chosen = (model && server.models.find((candidate) => candidate.id === model)) || server.models[0]
-    return { endpoint: { baseUrl: server.baseUrl, model: chosen.id } }
+    return { endpoint: { baseUrl: server.baseUrl, model: chosen.id, ...keyFor(server.baseUrl, settings) } }
   }
 
   /**
@@ -94,7 +96,7 @@ export class ModelResolver {
   /** Instant resolution for previews: uses what discovery already knows and starts it for next time. */
   peek(settings: Settings): ResolvedModel {
     const { endpoint: baseUrl, model } = settings
-    const endpoint = baseUrl && model ? { baseUrl: normalizeBaseUrl(baseUrl), model } : this.automaticEndpoint(settings)
+    const endpoint = baseUrl && model ? { baseUrl: normalizeBaseUrl(baseUrl), model, ...keyFor(normalizeBaseUrl(baseUrl), settings) } : this.automaticEndpoint(settings)
     if (!endpoint) return this.toResolved(null, null, settings)
     const key = keyOf(endpoint)
     if (!this.described.has(key)) void this.describe(endpoint)
@@ -177,7 +179,7 @@ export class ModelResolver {
     let pending = fresh ? undefined : this.described.get(key)
     if (!pending) {
       // The model's /v1/models entry is read too, so picker, previews and runs agree on one window.
-      pending = describeServedModel(endpoint.baseUrl, endpoint.model, { timeoutMs: DISCOVERY_TIMEOUT_MS })
+      pending = describeServedModel(endpoint.baseUrl, endpoint.model, { timeoutMs: DISCOVERY_TIMEOUT_MS, ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}) })
         .catch(() => null)
         .then((info) => {
           // A newer look-up started meanwhile has the last word.
@@ -221,7 +223,13 @@ export class ModelResolver {
 }
 
 function automaticKey(settings: Settings): string {
-  return `${settings.endpoint ?? ''}\n${settings.model ?? ''}`
+  return `${settings.endpoint ?? ''}\n${settings.model ?? ''}\n${JSON.stringify(settings.endpoints ?? [])}`
+}
+
+/** The API key the user gave for this server, as endpoint fields (none: nothing to add). */
+function keyFor(baseUrl: string, settings: Settings): { apiKey?: string } {
+  const apiKey = apiKeyFor(baseUrl, settings.endpoints ?? [])
+  return apiKey ? { apiKey } : {}
 }
 
 function keyOf(endpoint: ModelEndpoint): string {

@@ -1,5 +1,6 @@
 import { listModels } from '../agent/discovery'
 import { kindOf, type ServerKind } from '../agent/endpoints'
+import { describe } from '../agent/model-errors'
 import type { ModelEndpoint } from '../agent/chat-model'
 import type { Budget } from '../../shared/prompt'
 
@@ -35,6 +36,21 @@ export function withoutLibraryLinks(message: string): string {
     .trim()
 }
 
+/** Why a server could not be reached, in the same words everywhere (chat, Settings, the model picker). */
+export function unreachableReason(reason: string): string {
+  return /ECONNREFUSED/.test(reason) ? 'nothing is listening there (connection refused)' : /ETIMEDOUT|timed? ?out|TimeoutError|aborted due to timeout/i.test(reason) ? 'it did not answer in time' : 'the connection failed'
+}
+
+/** Why listing a server's models failed: not reachable (as the chat says it), or what the server answered. */
+export function describeListFailure(baseUrl: string, error: unknown): string {
+  const reason = describe(error)
+  if (/ECONNREFUSED|fetch failed|ENOTFOUND|EHOSTUNREACH|ECONNRESET|ETIMEDOUT|TimeoutError|aborted due to timeout/i.test(reason)) {
+    const port = new URL(baseUrl).port || '80'
+    return `Could not reach the model server at ${baseUrl}: ${unreachableReason(reason)}. ${START_COMMANDS[kindOf(baseUrl)](port)}`
+  }
+  return withoutLibraryLinks(reason)
+}
+
 export interface FailureContext {
   endpoint: ModelEndpoint
   budget: Budget | null
@@ -48,7 +64,7 @@ export async function explainRunFailure(error: string, context: FailureContext):
   const { endpoint, budget } = context
   if (UNREACHABLE.test(reason)) {
     const port = new URL(endpoint.baseUrl).port || '80'
-    const why = /ECONNREFUSED/.test(reason) ? 'nothing is listening there (connection refused)' : /ETIMEDOUT|timed? ?out/i.test(reason) ? 'it did not answer in time' : 'the connection failed'
+    const why = unreachableReason(reason)
     return `Could not reach the model server at ${endpoint.baseUrl}: ${why}. ${START_COMMANDS[kindOf(endpoint.baseUrl)](port)}`
   }
   if (CONTEXT_WINDOW.test(reason) && budget) {
@@ -73,7 +89,7 @@ export async function explainRunFailure(error: string, context: FailureContext):
   }
   if (UNKNOWN_MODEL.test(reason)) {
     try {
-      const served = (await listModels(endpoint.baseUrl, { timeoutMs: 1500 })).map((model) => model.id)
+      const served = (await listModels(endpoint.baseUrl, { timeoutMs: 1500, apiKey: endpoint.apiKey })).map((model) => model.id)
       if (!served.includes(endpoint.model)) {
         const list = served.length > 0 ? `It serves: ${served.join(', ')}. Pick one in the model picker.` : 'It serves no model right now: load or pull one.'
         return `The model server at ${endpoint.baseUrl} does not have the model “${endpoint.model}”. ${list}`
