@@ -83,6 +83,7 @@ function definedOnly(patch: ApiInputs['updateSettings']): Partial<Settings> {
   if (patch.memoryEnabled !== undefined) result.memoryEnabled = patch.memoryEnabled
   if (patch.memoryBudget !== undefined) result.memoryBudget = patch.memoryBudget
   if (patch.contextWindow !== undefined) result.contextWindow = patch.contextWindow
+  if (patch.endpoints !== undefined) result.endpoints = patch.endpoints
   return result
 }
 

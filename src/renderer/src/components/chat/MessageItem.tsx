@@ -10,6 +10,7 @@ import { LazyMarkdown } from './LazyMarkdown'
 import { ToolCallCard } from './ToolCallCard'
 import { RunError } from './RunError'
 import { characterCount } from '../../plural'
+import { modelName } from '../../state/model-name'
 
 export interface MessageActions {
   regenerate(): void
@@ -188,10 +189,14 @@ function Figures({ figures }: { figures: NonNullable<ChatMessageView['figures']>
   return (
     <span className="message-figures" data-testid="message-figures">
       <span
-        title={figures.requestedModel ? `The server reported this model answering; Glassbox asked for “${figures.requestedModel}”` : 'Model that wrote this answer, as the server reported it'}
+        title={
+          figures.requestedModel
+            ? `${figures.model}: the server reported this model answering; Glassbox asked for “${figures.requestedModel}”`
+            : `${figures.model}: the model that wrote this answer, as the server reported it`
+        }
         data-testid="answer-model"
       >
-        {figures.model}
+        {modelName(figures.model)}
       </span>
       {figures.firstTokenMs !== null && <span title="Time until the model's first output (text, reasoning or a tool call)">first token {formatDuration(figures.firstTokenMs)}</span>}
       {figures.totalMs !== null && <span title="Time from sending to the end of the answer, tools included">{formatDuration(figures.totalMs)} total</span>}
