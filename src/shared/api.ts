@@ -418,6 +418,13 @@ export type PushEvent =
   | { channel: 'evaluation-progress'; progress: EvaluationProgress }
   /** Memories learned in the background from a chat (the UI says so quietly, with undo). */
   | { channel: 'memory-learned'; chatId: string; memories: MemoryView[] }
+  /** How learning memories from an answer ended, shown under that answer (saved ones also come as memory-learned). */
+  | { channel: 'memory-outcome'; chatId: string; runId: string; outcome: MemoryOutcome }
+
+export type MemoryOutcome =
+  | { status: 'saved'; memories: MemoryView[] }
+  | { status: 'nothing' }
+  | { status: 'failed'; reason: string }
 
 /** Every operation the UI can call: one function each, nothing generic. */
 export interface GlassboxApi {

@@ -7,14 +7,15 @@ import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prom
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
 import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
-import type { ApiInputs, ChatDetail, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
+import type { ApiInputs, ChatDetail, GlassboxApi, MemoryOutcome, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
 import { EvaluationError, EvaluationService } from './evaluation'
 import type { EvalModel } from '../eval/run-evaluation'
 import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
-import { describeListFailure } from './run-failure'
+import { describeListFailure, withoutLibraryLinks } from './run-failure'
+import type { ExtractionResult } from '../memory/extract'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
 import { TokenCalibration } from './token-calibration'
@@ -175,6 +176,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         })
         .then((result) => {
           if (result.status === 'saved' && result.inserted.length > 0) push({ channel: 'memory-learned', chatId, memories: result.inserted })
+          const outcome = memoryOutcome(result)
+          if (outcome) push({ channel: 'memory-outcome', chatId, runId: started.runId, outcome })
           return result
         })
       extractions.add(extraction)
@@ -409,6 +412,22 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     }
   }
   return api
+}
+
+/** What the chat says under an answer about the memories learned from it (nothing when it was not tried). */
+function memoryOutcome(result: ExtractionResult): MemoryOutcome | null {
+  switch (result.status) {
+    case 'saved':
+      return result.inserted.length > 0 ? { status: 'saved', memories: result.inserted } : { status: 'nothing' }
+    case 'nothing':
+      return { status: 'nothing' }
+    case 'invalid':
+      return { status: 'failed', reason: `the memory model's reply could not be read (${result.error})` }
+    case 'failed':
+      return { status: 'failed', reason: withoutLibraryLinks(result.error) }
+    case 'skipped':
+      return null
+  }
 }
 
 /** A failed answer carries its run's error, said once beside whatever the model wrote before it failed. */

@@ -11,6 +11,9 @@ import { ToolCallCard } from './ToolCallCard'
 import { RunError } from './RunError'
 import { characterCount } from '../../plural'
 import { modelName } from '../../state/model-name'
+import { forgetMemoryOutcome, useMemoryOutcome } from '../../state/memory-outcomes'
+import { useApp } from '../../state/app-state'
+import { errorMessage } from '../../../../shared/error-message'
 
 export interface MessageActions {
   regenerate(): void
@@ -145,6 +148,7 @@ function AssistantMessage({ message, isLast, busy, actions, version, archived }:
           {message.figures && !streaming && <Figures figures={message.figures} />}
         </div>
       )}
+      {!streaming && message.runId && <MemoryOutcomeLine runId={message.runId} />}
       {!streaming && (
         <div className="message-actions">
           <button className="icon-button" title="Copy the answer" onClick={() => void navigator.clipboard?.writeText(message.text)}>
@@ -181,6 +185,47 @@ function VersionSwitcher({ version, onShow }: { version: VersionInfo; onShow(tur
         ›
       </button>
     </span>
+  )
+}
+
+/** What was learned from this exchange for memory: saved (with undo), nothing, or why it failed. */
+function MemoryOutcomeLine({ runId }: { runId: string }): React.JSX.Element | null {
+  const outcome = useMemoryOutcome(runId)
+  const { api, bumpRevision, notify } = useApp()
+  if (!outcome) return null
+  if (outcome.status === 'nothing') {
+    return (
+      <div className="memory-outcome muted small" data-testid="memory-outcome" data-status="nothing">
+        Memory: nothing to remember from this exchange.
+      </div>
+    )
+  }
+  if (outcome.status === 'failed') {
+    return (
+      <div className="memory-outcome warn small" data-testid="memory-outcome" data-status="failed">
+        Memory: nothing was saved — learning failed: {outcome.reason}
+      </div>
+    )
+  }
+  return (
+    <div className="memory-outcome small" data-testid="memory-outcome" data-status="saved">
+      {outcome.memories.map((memory) => (
+        <div key={memory.id}>
+          Remembered: “{memory.content}”{' '}
+          <button
+            className="link-button"
+            onClick={() =>
+              void api
+                .deleteMemory({ id: memory.id })
+                .then(() => (forgetMemoryOutcome(memory.id), bumpRevision()))
+                .catch((error: unknown) => notify('error', `Could not forget it: ${errorMessage(error)}`))
+            }
+          >
+            Undo
+          </button>
+        </div>
+      ))}
+    </div>
   )
 }
 
