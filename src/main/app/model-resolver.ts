@@ -16,6 +16,8 @@ export const DEFAULT_CONTEXT_SOURCE = 'default — server did not say'
 export const SETTINGS_CONTEXT_SOURCE = 'settings'
 /** A server that did not report its window is asked again after this long (it may load a model meanwhile). */
 const UNKNOWN_WINDOW_RETRY_MS = 5_000
+/** A window known for this long is read again in the background when a preview uses it (a server may restart). */
+const KNOWN_WINDOW_RECHECK_MS = 10_000
 /** How long a preview waits for a look-up in flight before it uses what is known. */
 const PREVIEW_WAIT_MS = 600
 const MAX_RESERVED_OUTPUT = 2048
@@ -44,6 +46,8 @@ export function reservedOutputFor(contextWindow: number): number {
 export class ModelResolver {
   private readonly described = new Map<string, Promise<ModelInfo | null>>()
   private readonly settled = new Map<string, ModelInfo | null>()
+  /** When each model's description last came back from its server. */
+  private readonly settledAt = new Map<string, number>()
   /** The model a run without a named model would use, per configured endpoint (see automaticEndpoint). */
   private readonly automatic = new Map<string, ModelEndpoint | null>()
   private readonly automaticPending = new Map<string, Promise<unknown>>()
@@ -100,6 +104,11 @@ export class ModelResolver {
     if (!endpoint) return this.toResolved(null, null, settings)
     const key = keyOf(endpoint)
     if (!this.described.has(key)) void this.describe(endpoint)
+    else if (this.settled.has(key) && Date.now() - (this.settledAt.get(key) ?? 0) > KNOWN_WINDOW_RECHECK_MS) {
+      // Stale while revalidating: this preview uses what is known, the next one what the server says now.
+      this.settledAt.set(key, Date.now())
+      void this.describe(endpoint, true)
+    }
     return this.toResolved(endpoint, this.settled.get(key) ?? null, settings)
   }
 
@@ -164,6 +173,7 @@ export class ModelResolver {
     for (const model of models) {
       const key = keyOf({ baseUrl: normalizeBaseUrl(baseUrl), model: model.id })
       this.settled.set(key, model)
+      this.settledAt.set(key, Date.now())
       this.described.set(key, Promise.resolve(model))
     }
   }
@@ -187,6 +197,7 @@ export class ModelResolver {
           // A server that does not answer now (busy, restarting) keeps what it said last.
           const known = info ?? this.settled.get(key) ?? null
           this.settled.set(key, known)
+          this.settledAt.set(key, Date.now())
           // A failed look-up, or a server that did not say its window, is asked again later: the server may
           // not have been started yet, or may report the window once the model is loaded.
           if (info === null) this.described.delete(key)
