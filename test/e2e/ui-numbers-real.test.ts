@@ -207,4 +207,37 @@ describeReal('numbers that are live and add up (real llama-server)', () => {
       await narrow.close()
     }
   })
+
+  it('labels an answer with the model that answered, and keeps the numbers honest when the server is killed mid-answer', async () => {
+    const { page } = ui
+    // Another model behind the same address: llama.cpp answers whatever name it is asked for.
+    await llama.stop()
+    if (!location) return
+    llama = await startLlamaServer(location, 'tiny-steered-think', ['-c', '8192', '--jinja'], port)
+    await startNewChat(page)
+    await ask(page, 'Say anything.')
+    const answer = page.locator('[data-role="assistant"]').last()
+    await expect.poll(() => answer.getByTestId('answer-model').textContent(), { timeout: 60_000 }).toBe('tiny-steered-think')
+    expect(await answer.getByTestId('answer-model').getAttribute('title')).toContain('asked for “' + (await glassbox.getSettings()).model)
+
+    // Killed while it writes: what arrived is kept, the round says the server reported no counts.
+    await llama.stop()
+    // The random model writes until the output cap: long enough to be killed while it streams.
+    llama = await startLlamaServer(location, 'tiny-random', ['-c', '8192'], port)
+    await page.getByTestId('composer').fill('Say more.')
+    await page.getByTestId('composer').press('Enter')
+    await page.getByTestId('stop').waitFor({ timeout: 30_000 })
+    await expect.poll(() => page.locator('[data-role="assistant"]').last().getByTestId('assistant-text').textContent(), { timeout: 30_000 }).not.toBe('')
+    await llama.stop()
+    const killed = page.locator('[data-role="assistant"]').last()
+    await expect.poll(() => killed.getAttribute('data-status'), { timeout: 30_000 }).toBe('failed')
+    await waitForChatAtRest(page, 30_000)
+    expect(await killed.textContent()).toMatch(/lost mid-answer|closed the connection/)
+    expect(await killed.getByTestId('message-figures').textContent()).not.toContain('→')
+    await killed.hover()
+    await killed.getByRole('button', { name: 'Inspect prompt' }).click()
+    await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()
+    await expect.poll(() => page.getByTestId('round-usage').textContent()).toContain('the server reported no token counts')
+    await ui.screenshot('numbers-07-killed-mid-answer')
+  })
 })

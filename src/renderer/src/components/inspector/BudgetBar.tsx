@@ -53,7 +53,7 @@ export function BudgetBar({ budget }: { budget: Budget }): React.JSX.Element {
         ))}
         <li>
           <span className="swatch part-free" />
-          <span className="legend-name">{budget.safetyMargin ? `Free (${formatTokens(Math.min(free, budget.safetyMargin))} kept as a safety margin)` : 'Free'}</span>
+          <span className="legend-name">{budget.safetyMargin && free > 0 ? `Free (${formatTokens(Math.min(free, budget.safetyMargin))} kept as a safety margin)` : 'Free'}</span>
           <span className="legend-value">{formatTokens(free)}</span>
           <span className="legend-share muted">{percent(free, window)}</span>
         </li>
