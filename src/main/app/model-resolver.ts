@@ -46,6 +46,8 @@ export function reservedOutputFor(contextWindow: number): number {
 export class ModelResolver {
   private readonly described = new Map<string, Promise<ModelInfo | null>>()
   private readonly settled = new Map<string, ModelInfo | null>()
+  /** Models whose newest look-up has not come back yet (a first one, or a re-read). */
+  private readonly looking = new Set<string>()
   /** When each model's description last came back from its server. */
   private readonly settledAt = new Map<string, number>()
   /** The model a run without a named model would use, per configured endpoint (see automaticEndpoint). */
@@ -57,7 +59,9 @@ export class ModelResolver {
     /** What each model's server taught us about our token estimates (kept in the store by the app). */
     readonly calibration: TokenCalibration = new TokenCalibration(),
     /** How soon a server that did not say its window is asked again. */
-    private readonly unknownWindowRetryMs = UNKNOWN_WINDOW_RETRY_MS
+    private readonly unknownWindowRetryMs = UNKNOWN_WINDOW_RETRY_MS,
+    /** How old a known window may be before a preview has it read again. */
+    private readonly knownWindowRecheckMs = KNOWN_WINDOW_RECHECK_MS
   ) {}
 
   /** The endpoint a run would use, asking the servers when nothing is configured. */
@@ -104,7 +108,7 @@ export class ModelResolver {
     if (!endpoint) return this.toResolved(null, null, settings)
     const key = keyOf(endpoint)
     if (!this.described.has(key)) void this.describe(endpoint)
-    else if (this.settled.has(key) && Date.now() - (this.settledAt.get(key) ?? 0) > KNOWN_WINDOW_RECHECK_MS) {
+    else if (this.settled.has(key) && Date.now() - (this.settledAt.get(key) ?? 0) > this.knownWindowRecheckMs) {
       // Stale while revalidating: this preview uses what is known, the next one what the server says now.
       this.settledAt.set(key, Date.now())
       void this.describe(endpoint, true)
@@ -138,10 +142,10 @@ export class ModelResolver {
       const choice = this.automatic.get(key)
       if (choice === null) return this.automaticPending.get(key) ?? null
       if (!choice) return null
-      return this.settled.has(keyOf(choice)) ? null : (this.described.get(keyOf(choice)) ?? null)
+      return this.looking.has(keyOf(choice)) ? (this.described.get(keyOf(choice)) ?? null) : null
     }
     const key = keyOf({ baseUrl: normalizeBaseUrl(settings.endpoint), model: settings.model })
-    return this.settled.has(key) ? null : (this.described.get(key) ?? null)
+    return this.looking.has(key) ? (this.described.get(key) ?? null) : null
   }
 
   /**
@@ -175,6 +179,7 @@ export class ModelResolver {
       this.settled.set(key, model)
       this.settledAt.set(key, Date.now())
       this.described.set(key, Promise.resolve(model))
+      this.looking.delete(key)
     }
   }
 
@@ -194,6 +199,7 @@ export class ModelResolver {
         .then((info) => {
           // A newer look-up started meanwhile has the last word.
           if (this.described.get(key) !== pending) return info ?? this.settled.get(key) ?? null
+          this.looking.delete(key)
           // A server that does not answer now (busy, restarting) keeps what it said last.
           const known = info ?? this.settled.get(key) ?? null
           this.settled.set(key, known)
@@ -205,6 +211,7 @@ export class ModelResolver {
           return known
         })
       this.described.set(key, pending)
+      this.looking.add(key)
     }
     return pending
   }
