@@ -122,6 +122,15 @@ describeReal('numbers that are live and add up (real llama-server)', () => {
     expect(await page.getByText('Nothing was trimmed: the whole request fits.').count()).toBe(0)
     expect(await page.getByTestId('budget-estimate').textContent()).toContain('estimated')
 
+    // The System tab's top-level rows (and what lies between them) add up to its header, at the same scale.
+    await page.locator('.tabs').getByRole('tab', { name: 'System' }).click()
+    const header = (await page.getByTestId('system-total').textContent()) ?? ''
+    expect(header).toContain('estimated')
+    const total = Number(/· ([\d,]+) tokens/.exec(header)?.[1].replace(/,/g, ''))
+    const rows = await page.locator('[data-testid="outline"] > li:not(.nested) .outline-tokens').allTextContents()
+    expect(rows.reduce((sum, row) => sum + Number(row.replace(/[^\d-]/g, '')), 0)).toBe(total)
+    await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()
+
     // Sent anyway: refused before sending, with the window the server has now.
     const answers = await page.locator('[data-role="assistant"]').count()
     await page.getByTestId('composer').press('Enter')
