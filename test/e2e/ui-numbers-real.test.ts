@@ -83,7 +83,7 @@ describeReal('numbers that are live and add up (real llama-server)', () => {
     // The per-round counts in the inspector sum to the figures under the answer and to what the server reported.
     await answer.hover()
     await page.getByRole('button', { name: 'Inspect prompt' }).last().click()
-    await expect.poll(() => inspectorSource(page).textContent()).toMatch(/Stored run: exactly what was sent for the answer in “What is the total revenue\?”/)
+    await expect.poll(() => inspectorSource(page).textContent()).toMatch(/Stored run\. Exactly what was sent for the answer in “What is the total revenue\?”/)
     await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()
     const runId = (await page.locator('.inspector-source .technical-id').getAttribute('title'))?.replace('run ', '') ?? ''
     const run = await glassbox.getRun({ runId })

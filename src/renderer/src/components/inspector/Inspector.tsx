@@ -81,7 +81,7 @@ export function Inspector({ chatId, draft, runId, runPlace, onLeaveRun, onHide }
         </div>
         {runId ? (
           <div className="inspector-source run" data-testid="inspector-source">
-            <strong>Stored run</strong>: exactly what was sent for the{' '}
+            <strong>Stored run.</strong> Exactly what was sent for the{' '}
             <span className="technical-id" title={`run ${runId}`}>
               answer
             </span>

@@ -160,7 +160,7 @@ function ServerList(): React.JSX.Element {
           Add a server
         </button>
         <button className="button primary small" type="submit" disabled={!valid || state === 'saving'} data-testid="save-servers">
-          {state === 'saving' ? 'Saving…' : 'Save servers'}
+          {state === 'saving' ? 'Saving…' : 'Use these servers'}
         </button>
         {!valid && <small className="error-text">Each address starts with http:// or https://</small>}
         {state === 'saved' && (
