@@ -199,6 +199,11 @@ describeReal('numbers that are live and add up (real llama-server)', () => {
     const picker = page.getByTestId('model-picker')
     await expect.poll(() => picker.locator('option').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^second-server-model/), expect.stringMatching(/^tiny-steered/)]))
     await ui.screenshot('numbers-05-two-servers')
+    // The Tests panel offers the models of both servers for one evaluation matrix.
+    await page.getByTestId('nav-tests').click()
+    await page.getByTestId('pick-model-second-server-model').waitFor({ timeout: 20_000 })
+    await page.getByTestId(`pick-model-${llama.model}`).waitFor()
+    await page.getByTestId('nav-tests').click()
   })
 
   it('keeps every top-bar control reachable at 1024×700', async () => {

@@ -15,13 +15,13 @@ import { csvTitle } from '../../export/save'
 export function ResultTable({ table, maxRows = 50, title }: { table: TableData; maxRows?: number; title?: string }): React.JSX.Element {
   const [limit, setLimit] = useState(maxRows)
   const save = useExporter()
+  // The file is named after what was asked (the chat's title) and which query of it, not a bare query number.
+  const { chats, activeChatId } = useApp()
   if (table.rows.length === 0) return <p className="muted small">The query returned no rows.</p>
   const shown = table.rows.slice(0, limit)
   const kept = table.rows.length - shown.length
   const hidden = Math.max(table.rowCount, table.rows.length) - shown.length
   const name = title ?? (table.queryId ? `Rows of ${queryLabel(table.queryId)}` : 'Query result')
-  // The file is named after what was asked (the chat's title) and which query of it, not a bare query number.
-  const { chats, activeChatId } = useApp()
   const chatTitle = chats.find((chat) => chat.id === activeChatId)?.title
   const fileTitle = title ?? csvTitle(chatTitle, table.queryId)
   return (
