@@ -217,6 +217,22 @@ describeReal('numbers that are live and add up (real llama-server)', () => {
       expect(box && box.x >= 0 && box.x + box.width <= 1024).toBe(true)
       await expect.poll(() => narrow.page.getByTestId('model-picker').locator('option:checked').textContent()).toMatch(/^tiny-steered/)
       await narrow.screenshot('numbers-06-narrow-topbar')
+
+      // The inspector (a tab at this width) says which stored run it shows, over the chat.
+      await narrow.page.getByTestId('chat-list').locator('.chat-title', { hasText: /^What is the total revenue\?$/ }).click()
+      const answer = narrow.page.locator('[data-role="assistant"]').first()
+      await answer.waitFor()
+      await answer.hover()
+      await answer.getByRole('button', { name: 'Inspect prompt' }).click()
+      await expect.poll(() => narrow.page.getByTestId('inspector-source').textContent()).toMatch(/Stored run\. .*version \d of 2/)
+      await narrow.screenshot('numbers-06b-narrow-stored-run')
+
+      // Settings: the servers' controls are reachable.
+      await narrow.page.getByTestId('nav-settings').click()
+      const use = narrow.page.getByTestId('save-servers')
+      await use.scrollIntoViewIfNeeded()
+      const useBox = await use.boundingBox()
+      expect(useBox && useBox.y + useBox.height <= 700 && useBox.x + useBox.width <= 1024).toBe(true)
     } finally {
       await narrow.close()
     }
