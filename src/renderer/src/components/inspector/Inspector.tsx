@@ -81,7 +81,7 @@ export function Inspector({ chatId, draft, runId, runPlace, onLeaveRun, onHide }
         </div>
         {runId ? (
           <div className="inspector-source run" data-testid="inspector-source">
-            <strong>Stored run.</strong> Exactly what was sent for the{' '}
+            <strong>Stored run.</strong> {run.unsent ? 'Nothing was sent for the' : 'Exactly what was sent for the'}{' '}
             <span className="technical-id" title={`run ${runId}`}>
               answer
             </span>
@@ -234,6 +234,8 @@ interface RunView {
   outcome: string | null
   requests: RunRequestView[] | undefined
   startedAt: string | undefined
+  /** The run ended before any request went out (refused before sending): there is nothing to show. */
+  unsent?: boolean
   loading: boolean
   error: string | null
 }
@@ -255,8 +257,9 @@ function useRunPrompt(runId: string | null): RunView {
             outcome: describeRunOutcome(run, run.prompt?.budget ?? null),
             requests: run.requests,
             startedAt: run.startedAt,
+            unsent: !run.prompt && (run.requests ?? []).length === 0 && run.status !== 'running',
             loading: false,
-            error: run.prompt ? null : 'This run has no recorded prompt.'
+            error: run.prompt ? null : run.status === 'running' ? 'This run has no recorded prompt yet.' : 'Nothing was sent for this answer: it was refused before sending (the reason is under the answer).'
           })
       )
       .catch((error: unknown) => !cancelled && setState({ preview: null, outcome: null, requests: undefined, startedAt: undefined, loading: false, error: errorMessage(error) }))
