@@ -123,7 +123,7 @@ export function Inspector({ chatId, draft, runId, runPlace, onLeaveRun, onHide }
         ))}
       </nav>
       <div className={`inspector-body tab-${tab}`} key={tab} data-testid={`inspector-${tab}`}>
-        {error && <p className="notice error">Could not assemble the prompt: {error}</p>}
+        {error && <p className="notice error">{runId ? error : `Could not assemble the prompt: ${error}`}</p>}
         {!preview && !error && (
           <p className="muted">
             <span className="spinner small" /> Assembling the prompt…
