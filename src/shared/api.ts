@@ -418,6 +418,8 @@ export type PushEvent =
   | { channel: 'evaluation-progress'; progress: EvaluationProgress }
   /** Memories learned in the background from a chat (the UI says so quietly, with undo). */
   | { channel: 'memory-learned'; chatId: string; memories: MemoryView[] }
+  /** A server was found to run a model with another context window than before: the model list is stale. */
+  | { channel: 'models-changed' }
   /** How learning memories from an answer ended, shown under that answer (saved ones also come as memory-learned). */
   | { channel: 'memory-outcome'; chatId: string; runId: string; outcome: MemoryOutcome }
 

@@ -249,6 +249,8 @@ describeReal('numbers that are live and add up (real llama-server)', () => {
     const answer = page.locator('[data-role="assistant"]').last()
     await expect.poll(() => answer.getByTestId('answer-model').textContent(), { timeout: 60_000 }).toBe('tiny-steered-think')
     expect(await answer.getByTestId('answer-model').getAttribute('title')).toContain('asked for “' + (await glassbox.getSettings()).model)
+    // The run found the window changed (2,048 → 8,192) and the picker was read again without ↻.
+    await expect.poll(() => page.getByTestId('model-picker').textContent(), { timeout: 20_000 }).not.toContain('2k ctx')
 
     // Killed while it writes: what arrived is kept, the round says the server reported no counts.
     await llama.stop()

@@ -79,12 +79,16 @@ it('reads the window again for every run and on a refresh of the model list, as 
   expect(listed?.models[0].contextWindow).toBe(4096)
   expect((await glassbox.previewPrompt({ question: 'hi' })).budget?.contextWindow).toBe(4096)
 
-  // Restarted again, nobody refreshed: the run still fits to what the server has now.
+  // Restarted again, nobody refreshed: the run still fits to what the server has now, and the UI is told
+  // its model list is stale.
   props.default_generation_settings.n_ctx = 16384
+  let listStale = 0
+  glassbox.subscribe((event) => event.channel === 'models-changed' && listStale++)
   const chat = await glassbox.createChat({})
   const { runId } = await glassbox.sendMessage({ chatId: chat.id, text: 'hi' })
   await glassbox.waitForRun(runId)
   expect((await glassbox.getRun({ runId })).prompt?.budget).toMatchObject({ contextWindow: 16384, contextSource: 'llama.cpp /props n_ctx' })
+  expect(listStale).toBe(1)
 })
 
 it('says the server’s window changed when it refuses a request for length, and the next preview uses the new one', async () => {

@@ -96,7 +96,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   const push = (event: PushEvent): void => {
     for (const listener of listeners) listener(event)
   }
-  const models = new ModelResolver(options.serverPresets, new TokenCalibration(store.tokenScales))
+  const models = new ModelResolver(options.serverPresets, new TokenCalibration(store.tokenScales), undefined, undefined, () => push({ channel: 'models-changed' }))
   const runs = new RunManager(store, push, models.calibration)
   // `--endpoint`/`--model` preselect the model for this session, over the saved setting, until the user
   // picks another one in the app.

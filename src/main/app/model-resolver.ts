@@ -61,7 +61,9 @@ export class ModelResolver {
     /** How soon a server that did not say its window is asked again. */
     private readonly unknownWindowRetryMs = UNKNOWN_WINDOW_RETRY_MS,
     /** How old a known window may be before a preview has it read again. */
-    private readonly knownWindowRecheckMs = KNOWN_WINDOW_RECHECK_MS
+    private readonly knownWindowRecheckMs = KNOWN_WINDOW_RECHECK_MS,
+    /** Told when a look-up finds a model's window changed since the last one (the model list is then stale). */
+    private readonly onWindowChange: () => void = () => undefined
   ) {}
 
   /** The endpoint a run would use, asking the servers when nothing is configured. */
@@ -201,6 +203,8 @@ export class ModelResolver {
           if (this.described.get(key) !== pending) return info ?? this.settled.get(key) ?? null
           this.looking.delete(key)
           // A server that does not answer now (busy, restarting) keeps what it said last.
+          const before = this.settled.get(key)?.contextWindow
+          if (info?.contextWindow && before && info.contextWindow !== before) this.onWindowChange()
           const known = info ?? this.settled.get(key) ?? null
           this.settled.set(key, known)
           this.settledAt.set(key, Date.now())

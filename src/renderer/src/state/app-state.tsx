@@ -143,6 +143,8 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     }
   }, [api, modelLists, notify])
 
+  const refreshModelsRef = useRef(refreshModels)
+  refreshModelsRef.current = refreshModels
   useEffect(() => {
     const unsubscribe = api.subscribe((event) => {
       if (event.channel === 'project-changed') {
@@ -150,6 +152,8 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
         setRevision((value) => value + 1)
       }
       if (event.channel === 'sync-progress') setSync({ running: event.progress.done < event.progress.total, progress: event.progress })
+      // The picker shows each model's window: read the list again when a run found another one.
+      if (event.channel === 'models-changed') void refreshModelsRef.current()
       for (const listener of listeners.current) listener(event)
     })
     let cancelled = false
