@@ -68,16 +68,17 @@ export async function explainRunFailure(error: string, context: FailureContext):
     return `Could not reach the model server at ${endpoint.baseUrl}: ${why}. ${START_COMMANDS[kindOf(endpoint.baseUrl)](port)}`
   }
   if (CONTEXT_WINDOW.test(reason) && budget) {
-    const now = await context.rereadWindow?.().catch(() => null)
-    if (now && now.contextWindow !== budget.contextWindow) {
-      return (
-        `The server's window changed from ${format(budget.contextWindow)} to ${format(now.contextWindow)} tokens (${now.contextSource}) since Glassbox last read it, ` +
-        `so it refused this request of ${format(budget.used)} tokens. Ask again: the next request is fitted to ${format(now.contextWindow)}.`
-      )
-    }
     const source = budget.contextSource ? ` (${budget.contextSource})` : ''
     const limit = /(?:maximum context length|context size|n_ctx\w*)\D{0,20}(\d+)/i.exec(reason)?.[1]
     const requested = /(?:requested|request \(|prompt has|you have)\D{0,20}(\d+)/i.exec(reason)?.[1]
+    const now = await context.rereadWindow?.().catch(() => null)
+    if (now && now.contextWindow !== budget.contextWindow) {
+      const size = requested ? `${format(Number(requested))} tokens, as the server counted it` : `${format(budget.used)} tokens`
+      return (
+        `The server's window changed from ${format(budget.contextWindow)} to ${format(now.contextWindow)} tokens (${now.contextSource}) since Glassbox last read it, ` +
+        `so it refused this request (${size}). Ask again: the next request is fitted to ${format(now.contextWindow)}.`
+      )
+    }
     const serverSaid =
       limit && requested
         ? `The model server refused the request as too long: its context window is ${format(Number(limit))} tokens and this request needed ${format(Number(requested))}.`
