@@ -176,6 +176,18 @@ describeReal('numbers that are live and add up (real llama-server)', () => {
     // Another chat: the inspector leaves the old chat's answer for the live preview of the new one.
     await startNewChat(page)
     await expect.poll(() => inspectorSource(page).textContent()).toContain('Live preview')
+
+    // The memory budget slider keeps its scale while a budget is tried (15 stays 15 on a 0–1,000 scale).
+    await page.locator('.tabs').getByRole('tab', { name: 'Memory' }).click()
+    const slider = page.getByTestId('memory-budget')
+    const max = await slider.getAttribute('max')
+    await slider.focus()
+    await page.keyboard.press('Home')
+    for (let step = 0; step < 3; step++) await page.keyboard.press('ArrowRight')
+    await expect.poll(() => slider.inputValue()).toBe(String(3 * Number(await slider.getAttribute('step'))))
+    expect(await slider.getAttribute('max')).toBe(max)
+    await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()
+    await page.getByTestId('memory-trial').getByRole('button', { name: 'Reset' }).click()
     // A second "New chat" reuses the empty one.
     const chats = await page.getByTestId('chat-list').locator('.chat-title', { hasText: /^New chat$/ }).count()
     await page.getByTestId('new-chat').click()
