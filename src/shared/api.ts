@@ -13,6 +13,10 @@ const text = (max: number) => z.string().max(max)
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address, e.g. http://127.0.0.1:11434/v1' }).max(2000)
 
 // Issue #16 (daily-use features): renaming a chat.
+/** The kinds of model server Glassbox knows (each with its default port), or any other ('custom'). */
+export const SERVER_KINDS = ['ollama', 'llama.cpp', 'lmstudio', 'vllm', 'jan', 'custom'] as const
+export type ServerKind = (typeof SERVER_KINDS)[number]
+
 const chatExtrasInputs = {
   renameChat: z.strictObject({ chatId: id, title: text(500).min(1) })
 }
@@ -92,7 +96,11 @@ export const apiInputs = {
     timezone: text(100).optional(),
     memoryEnabled: z.boolean().optional(),
     memoryBudget: z.number().int().min(0).max(1_000_000).optional(),
-    contextWindow: z.number().int().min(512).max(10_000_000).nullable().optional()
+    contextWindow: z.number().int().min(512).max(10_000_000).nullable().optional(),
+    endpoints: z
+      .array(z.strictObject({ preset: z.enum(SERVER_KINDS), url: httpUrl, apiKey: text(500).optional() }))
+      .max(20)
+      .optional()
   }),
   runTests: z.strictObject({ names: z.array(text(500)).optional() }),
   syncProject: z.strictObject({}),
@@ -169,7 +177,10 @@ export interface ChatMessageView {
 
 /** Per-answer figures shown under it. Times in milliseconds; null when not known (e.g. a run that never started). */
 export interface MessageFigures {
+  /** The model that answered, as the server reported it (else the one asked for). */
   model: string
+  /** The model Glassbox asked for, when the server reported another one. */
+  requestedModel?: string
   firstTokenMs: number | null
   totalMs: number | null
   inputTokens: number | null
@@ -202,6 +213,8 @@ export interface RunDetail {
   status: string
   stopReason: string | null
   usage: { inputTokens: number; outputTokens: number } | null
+  /** The model the server reported answering (its response's `model` field); null when it never said. */
+  servedModel?: string | null
   prompt: PromptPreview | null
   /** When the run started, i.e. when its prompt was built (ISO-8601). */
   startedAt?: string
@@ -215,6 +228,10 @@ export interface RunRequestView {
   url: string
   body: string
   sentAt: string
+  /** This round's own token counts as the server reported them (absent: it did not). */
+  usage?: { inputTokens: number; outputTokens: number }
+  /** The model the server said answered this round. */
+  servedModel?: string
 }
 
 export interface MemoryView {
@@ -228,7 +245,16 @@ export interface MemoryView {
   updatedAt: string
 }
 
+/** A model server the user added: its kind, address and the API key it wants (if any). */
+export interface EndpointSetting {
+  preset: ServerKind
+  url: string
+  apiKey?: string
+}
+
 export interface Settings {
+  /** Model servers the user added (listed, detected and usable side by side); the presets need no entry. */
+  endpoints?: EndpointSetting[]
   endpoint: string | null
   model: string | null
   /** Model that extracts memories (a smaller one is enough); null: the chat model. */
@@ -508,6 +534,15 @@ export type PushEvent =
   | { channel: 'trust-requested'; entries: TrustEntryView[] }
   /** An MCP server of the project started, failed, stopped or listed its tools. */
   | { channel: 'mcp-changed'; status: McpStatus }
+  /** A server was found to run a model with another context window than before: the model list is stale. */
+  | { channel: 'models-changed' }
+  /** How learning memories from an answer ended, shown under that answer (saved ones also come as memory-learned). */
+  | { channel: 'memory-outcome'; chatId: string; runId: string; outcome: MemoryOutcome }
+
+export type MemoryOutcome =
+  | { status: 'saved'; memories: MemoryView[] }
+  | { status: 'nothing' }
+  | { status: 'failed'; reason: string }
 
 /** Every operation the UI can call: one function each, nothing generic. */
 export interface GlassboxApi {

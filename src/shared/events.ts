@@ -27,7 +27,11 @@ export const runEventSchema = z.discriminatedUnion('type', [
     type: z.literal('usage'),
     runId: z.string(),
     inputTokens: z.number(),
-    outputTokens: z.number()
+    outputTokens: z.number(),
+    /** This round's own counts (the totals above are summed over the run's rounds so far). */
+    round: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+    /** The model the server says answered this round (its response's `model` field). */
+    servedModel: z.string().optional()
   }),
   z.object({
     type: z.literal('end'),

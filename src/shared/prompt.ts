@@ -67,6 +67,11 @@ export interface Budget {
   contextSource?: string
   /** How many of the oldest history messages were archived to fit (the model no longer sees them). */
   archivedMessages?: number
+  /**
+   * Factor the local estimates were multiplied by to match the server's tokenizer (learned from what it
+   * counted); absent when 1. Every part is an estimate at this scale; `serverCounted` is not.
+   */
+  tokenScale?: number
 }
 
 export interface TextPart {

@@ -36,9 +36,12 @@ export interface RunningLlama {
 }
 
 
-/** Starts llama-server with `-c 8192 --jinja -t 2` unless `flags` say otherwise, and waits until it is ready. */
-export async function startLlamaServer(location: LlamaLocation, model: TinyModel, flags: string[] = ['-c', '8192', '--jinja']): Promise<RunningLlama> {
-  const port = await unusedLoopbackPort()
+/**
+ * Starts llama-server with `-c 8192 --jinja -t 2` unless `flags` say otherwise, and waits until it is ready.
+ * `port`: listen there (a restart on the same address, as a user restarting their server).
+ */
+export async function startLlamaServer(location: LlamaLocation, model: TinyModel, flags: string[] = ['-c', '8192', '--jinja'], port?: number): Promise<RunningLlama> {
+  port ??= await unusedLoopbackPort()
   const modelPath = join(location.models, `${model}.gguf`)
   const child = spawn(location.run, ['-m', modelPath, '--host', '127.0.0.1', '--port', String(port), '-t', '2', ...flags], {
     stdio: ['ignore', 'pipe', 'pipe']

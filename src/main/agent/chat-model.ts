@@ -7,6 +7,8 @@ export interface ModelEndpoint {
   /** e.g. http://127.0.0.1:11434/v1 */
   baseUrl: string
   model: string
+  /** Sent as `Authorization: Bearer …` to a server that wants one (set per server in Settings). */
+  apiKey?: string
 }
 
 // Local servers ignore the key, but the OpenAI client insists on one.
@@ -28,7 +30,7 @@ export interface ChatModelOptions {
 export function createChatModel(endpoint: ModelEndpoint, options: ChatModelOptions = {}): ChatOpenAI {
   return new ChatOpenAI({
     model: endpoint.model,
-    apiKey: PLACEHOLDER_API_KEY,
+    apiKey: endpoint.apiKey || PLACEHOLDER_API_KEY,
     // Wrappers stack: the capture (outermost, so a retried request is one round) records each body exactly as
     // sent (request-capture.ts); modelFetch retries a request that met a closed idle socket (model-fetch.ts).
     configuration: { baseURL: endpoint.baseUrl, fetch: withRequestCapture(options.fetch ?? modelFetch) },

@@ -31,6 +31,8 @@ export interface DiscoveryOptions {
   signal?: AbortSignal
   /** Used when the server does not say (SPEC §3.5: never guess larger than configured). */
   configuredContextWindow?: number
+  /** Sent as a bearer token to a server that wants one. */
+  apiKey?: string
 }
 
 /** Ollama's num_ctx when a model sets none (recent Ollama versions; older ones used 2048). */
@@ -77,7 +79,8 @@ export async function detectServers(options: DiscoveryOptions & { presets?: read
   const found = await Promise.all(
     presets.map(async (preset) => {
       try {
-        return { kind: preset.kind, label: preset.label, baseUrl: preset.baseUrl, models: await listModels(preset.baseUrl, { ...options, kind: preset.kind }) }
+        const models = await listModels(preset.baseUrl, { ...options, kind: preset.kind, ...(preset.apiKey ? { apiKey: preset.apiKey } : {}) })
+        return { kind: preset.kind, label: preset.label, baseUrl: preset.baseUrl, models }
       } catch {
         return null
       }
@@ -210,9 +213,13 @@ async function fromLmStudio(baseUrl: string, modelId: string, base: ModelInfo, o
 
 async function getJson(url: string, options: DiscoveryOptions, postBody?: unknown): Promise<unknown> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 1_500)
+  const headers: Record<string, string> = {
+    ...(postBody === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {})
+  }
   const response = await modelFetch(url, {
     method: postBody === undefined ? 'GET' : 'POST',
-    headers: postBody === undefined ? undefined : { 'content-type': 'application/json' },
+    headers,
     body: postBody === undefined ? undefined : JSON.stringify(postBody),
     signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
   })

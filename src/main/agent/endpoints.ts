@@ -1,13 +1,49 @@
 // The local model servers Glassbox knows, by their default loopback address. Every request goes to the
 // endpoint the user configured (or one of these presets); nothing else is ever contacted.
 
-export type ServerKind = 'ollama' | 'llama.cpp' | 'lmstudio' | 'vllm' | 'jan' | 'custom'
+import type { EndpointSetting, ServerKind } from '../../shared/api'
+
+export type { EndpointSetting, ServerKind }
 
 export interface ServerPreset {
   kind: ServerKind
   label: string
   /** OpenAI-compatible base URL, ending in /v1. */
   baseUrl: string
+  /** For a server the user added that wants one. */
+  apiKey?: string
+}
+
+
+/**
+ * The servers Glassbox looks at: the user's own first (their kind, port and key), then every preset on a
+ * port nobody added — so auto-detection also probes the ports the user added.
+ */
+export function serversToProbe(added: readonly EndpointSetting[], presets: readonly ServerPreset[] = SERVER_PRESETS): ServerPreset[] {
+  const own = addedServers(added)
+  return [...own, ...presets.filter((preset) => !own.some((server) => server.baseUrl === preset.baseUrl))]
+}
+
+/** The servers the user added, checked and normalised (an entry that is not a valid address is skipped). */
+export function addedServers(added: readonly EndpointSetting[]): ServerPreset[] {
+  const own: ServerPreset[] = []
+  for (const entry of added) {
+    let baseUrl: string
+    try {
+      baseUrl = normalizeBaseUrl(entry.url)
+    } catch {
+      continue
+    }
+    if (own.some((server) => server.baseUrl === baseUrl)) continue
+    const label = SERVER_PRESETS.find((preset) => preset.kind === entry.preset)?.label ?? 'Server'
+    own.push({ kind: entry.preset, label: `${label} (added)`, baseUrl, ...(entry.apiKey ? { apiKey: entry.apiKey } : {}) })
+  }
+  return own
+}
+
+/** The key the user gave for this server, if any. */
+export function apiKeyFor(baseUrl: string, added: readonly EndpointSetting[]): string | undefined {
+  return addedServers(added).find((server) => server.baseUrl === baseUrl)?.apiKey
 }
 
 export const SERVER_PRESETS: readonly ServerPreset[] = [

@@ -70,7 +70,7 @@ export function emptyStreamFailure(baseUrl: string): ModelFailure {
 }
 
 /** Message plus the chain of causes (fetch errors hide the useful part, e.g. ECONNREFUSED, in `cause`). */
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   const parts: string[] = []
   let current: unknown = error
   for (let depth = 0; depth < 5 && current; depth++) {

@@ -60,6 +60,8 @@ export interface RunOutcome {
   toolRounds: number
   /** True when the run fell back to tool-less mode. */
   toolless: boolean
+  /** The model the server reported answering (its response's `model` field), null when it never said. */
+  servedModel: string | null
 }
 
 export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
@@ -71,6 +73,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
   const toolCalls: RunToolCall[] = []
   const usage = { inputTokens: 0, outputTokens: 0 }
   let usageReported = false
+  let servedModel: string | null = null
   const signatures: string[] = []
   let toolless = options.modelSupportsTools === false || tools.length === 0
   let triedToolless = toolless
@@ -93,7 +96,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
   const finish = (stopReason: StopReason, error?: string): RunOutcome => {
     if (error) onEvent({ type: 'error', runId, message: error })
     onEvent({ type: 'end', runId, stopReason, answer })
-    return { answer, stopReason, ...(error ? { error } : {}), toolCalls, usage: usageReported ? usage : null, messages: added, toolRounds, toolless }
+    return { answer, stopReason, ...(error ? { error } : {}), toolCalls, usage: usageReported ? usage : null, messages: added, toolRounds, toolless, servedModel }
   }
 
   onEvent({ type: 'run-start', runId, chatId: options.chatId ?? runId, model: options.endpoint.model })
@@ -114,11 +117,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunOutcome> {
       onText: emitText,
       onReasoning: (text) => onEvent({ type: 'reasoning-delta', runId, text })
     })
+    servedModel = round.servedModel ?? servedModel
     if (round.usage) {
       usageReported = true
       usage.inputTokens += round.usage.inputTokens
       usage.outputTokens += round.usage.outputTokens
-      onEvent({ type: 'usage', runId, ...usage })
+      onEvent({ type: 'usage', runId, ...usage, round: round.usage, ...(round.servedModel ? { servedModel: round.servedModel } : {}) })
     }
 
     if (round.failure) {

@@ -45,10 +45,10 @@ export class ServerTokenCounter {
     const cached = this.counts.get(key)
     if (cached !== undefined) return cached
     try {
-      const rendered = templateSchema.safeParse(await this.post(`${origin}/apply-template`, body, origin, signal))
+      const rendered = templateSchema.safeParse(await this.post(`${origin}/apply-template`, body, origin, signal, endpoint.apiKey))
       if (!rendered.success) return null
       const tokenized = tokenizeSchema.safeParse(
-        await this.post(`${origin}/tokenize`, JSON.stringify({ content: rendered.data.prompt, add_special: true, parse_special: true }), origin, signal)
+        await this.post(`${origin}/tokenize`, JSON.stringify({ content: rendered.data.prompt, add_special: true, parse_special: true }), origin, signal, endpoint.apiKey)
       )
       if (!tokenized.success) return null
       const tokens = tokenized.data.tokens.length
@@ -60,11 +60,11 @@ export class ServerTokenCounter {
     }
   }
 
-  private async post(url: string, body: string, origin: string, signal?: AbortSignal): Promise<unknown> {
+  private async post(url: string, body: string, origin: string, signal?: AbortSignal, apiKey?: string): Promise<unknown> {
     const timeout = AbortSignal.timeout(TIMEOUT_MS)
     const response = await this.fetchImpl(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
       body,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout
     })

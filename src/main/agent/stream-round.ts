@@ -32,6 +32,8 @@ export interface RoundResult {
   usage: { inputTokens: number; outputTokens: number } | null
   /** The server's finish_reason ('stop', 'tool_calls', 'length', …), null when it sent none. */
   finishReason: string | null
+  /** The `model` the server says answered (llama.cpp answers whatever name it is asked for); null when unsaid. */
+  servedModel: string | null
   failure: ModelFailure | null
 }
 
@@ -46,6 +48,7 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
   let usage: RoundResult['usage'] = null
   let failure: ModelFailure | null = null
   let finishReason: string | null = null
+  let servedModel: string | null = null
   let chunks = 0
 
   const showText = (piece: string): void => {
@@ -72,6 +75,8 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
       chunks++
       const finish = chunk.response_metadata?.finish_reason
       if (typeof finish === 'string' && finish !== '') finishReason = finish
+      const answeredBy = chunk.response_metadata?.model_name
+      if (typeof answeredBy === 'string' && answeredBy !== '') servedModel = answeredBy
       const reasoning = chunk.additional_kwargs.reasoning_content
       if (typeof reasoning === 'string' && reasoning !== '') input.onReasoning(reasoning)
       if (typeof chunk.content === 'string' && chunk.content !== '') {
@@ -102,5 +107,5 @@ export async function streamRound(input: RoundInput): Promise<RoundResult> {
       input.onText(held)
     }
   }
-  return { text, rawContent, toolCalls, callsFromContent, usage, finishReason, failure }
+  return { text, rawContent, toolCalls, callsFromContent, usage, finishReason, servedModel, failure }
 }

@@ -19,6 +19,7 @@ import { fitExactly } from './exact-fit'
 import { ServerTokenCounter } from '../agent/server-token-count'
 import type { ProjectSession } from './project-session'
 import { errorMessage } from '../../shared/error-message'
+import { historyMessages } from '../../shared/history'
 
 // One chat turn end to end: assemble the prompt (the same function the inspector previews with), persist
 // the run and the exact prompt, stream the agent, persist every tool call and the answer, and push each
@@ -38,6 +39,8 @@ export interface StartRunInput {
   model: ResolvedModel
   testMode: boolean
   now: Date
+  /** Reads the model's window from the server again (after a refusal for length). */
+  rereadWindow?: () => Promise<{ contextWindow: number; contextSource: string } | null>
 }
 
 export interface StartedRun {
@@ -133,6 +136,13 @@ export class RunManager {
         calibrated = true
         this.calibration.record(endpoint, (budget.used - budget.reservedOutput) / usedScale, event.inputTokens)
       }
+      if (event.type === 'usage' && event.round) {
+        try {
+          this.store.runs.saveRoundUsage(runId, event.round, event.servedModel ?? null)
+        } catch {
+          // The run goes on even if the store cannot keep the round's figures.
+        }
+      }
       this.record(event, runId, answer.id, streamed)
       // The ending is told once the run is stored, with the failure explained (see explainRunFailure).
       if (event.type === 'error' || event.type === 'end') ending.push(event)
@@ -165,8 +175,8 @@ export class RunManager {
       )
     )
       .then(async (outcome) => {
-        const error = outcome.error === undefined ? undefined : await explainRunFailure(outcome.error, { endpoint, budget })
-        this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, error, outcome.usage)
+        const error = outcome.error === undefined ? undefined : await explainRunFailure(outcome.error, { endpoint, budget, rereadWindow: input.rereadWindow })
+        this.finish(runId, answer.id, outcome.answer, streamed.reasoning, statusOf(outcome.stopReason), outcome.stopReason, error, outcome.usage, outcome.servedModel)
         for (const event of ending) this.push({ channel: 'run', event: event.type === 'error' && error !== undefined ? { ...event, message: error } : event })
         return outcome
       })
@@ -234,7 +244,8 @@ export class RunManager {
     status: Exclude<RunStatus, 'running'>,
     stopReason: StopReason,
     error: string | undefined,
-    usage: { inputTokens: number; outputTokens: number } | null
+    usage: { inputTokens: number; outputTokens: number } | null,
+    servedModel: string | null = null
   ): void {
     // The answer keeps only what the model wrote; the failure is said once, beside it (runs.error).
     this.store.chats.updateMessage(messageId, {
@@ -242,7 +253,7 @@ export class RunManager {
       reasoning: reasoning === '' ? null : reasoning,
       status
     })
-    this.store.runs.finish(runId, { status, stopReason, error: error ?? null, usage })
+    this.store.runs.finish(runId, { status, stopReason, error: error ?? null, usage, servedModel })
   }
 
   /** Nothing was sent: the chat says why and what to do, and the run is stored as failed. */
@@ -302,9 +313,7 @@ function messagesBefore(messages: readonly ChatMessageView[], messageId: string)
 
 /** Earlier turns as the model saw them: what the user asked and what the assistant answered. */
 export function toHistory(messages: readonly ChatMessageView[]): RequestMessage[] {
-  return messages
-    .filter((message) => message.text.trim() !== '' && message.status !== 'streaming')
-    .map((message) => ({ role: message.role, content: message.text }))
+  return historyMessages(messages).map((message) => ({ role: message.role, content: message.text }))
 }
 
 function statusOf(stopReason: StopReason): Exclude<RunStatus, 'running'> {

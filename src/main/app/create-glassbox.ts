@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { detectServers, listModels, type ModelInfo } from '../agent/discovery'
-import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
+import { addedServers, apiKeyFor, normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
 import { createAgentTools } from '../agent/tools'
 import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
@@ -8,7 +8,7 @@ import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
 import { useTokenCountMemory } from '../prompt/tokens'
 import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
-import type { ApiInputs, ChatDetail, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
+import type { ApiInputs, ChatDetail, GlassboxApi, MemoryOutcome, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
 import { EvaluationError, EvaluationService } from './evaluation'
@@ -16,6 +16,8 @@ import { FeedbackService } from './feedback'
 import type { EvalModel } from '../eval/run-evaluation'
 import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
+import { describeListFailure, withoutLibraryLinks } from './run-failure'
+import type { ExtractionResult } from '../memory/extract'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
 import { TokenCalibration } from './token-calibration'
@@ -104,7 +106,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   const push = (event: PushEvent): void => {
     for (const listener of listeners) listener(event)
   }
-  const models = new ModelResolver(options.serverPresets, new TokenCalibration(store.tokenScales))
+  const models = new ModelResolver(options.serverPresets, new TokenCalibration(store.tokenScales), undefined, undefined, () => push({ channel: 'models-changed' }))
   const runs = new RunManager(store, push, models.calibration)
   // `--endpoint`/`--model` preselect the model for this session, over the saved setting, until the user
   // picks another one in the app.
@@ -188,7 +190,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       settings: current,
       model,
       testMode: testMode ?? current.testMode,
-      now: now()
+      now: now(),
+      rereadWindow: () => (model.endpoint ? models.reread(model.endpoint) : Promise.resolve(null))
     }))
     const endpoint = model.endpoint
     if (endpoint && current.memoryEnabled && options.extractMemories !== false && !(testMode ?? current.testMode)) {
@@ -203,6 +206,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         })
         .then((result) => {
           if (result.status === 'saved' && result.inserted.length > 0) push({ channel: 'memory-learned', chatId, memories: result.inserted })
+          const outcome = memoryOutcome(result)
+          if (outcome) push({ channel: 'memory-outcome', chatId, runId: started.runId, outcome })
           return result
         })
       extractions.add(extraction)
@@ -383,7 +388,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return settings()
     },
     async listModels() {
-      return listModelServers(settings().endpoint)
+      return listModelServers(settings(), (baseUrl, served) => models.learn(baseUrl, served))
     },
     async runTests({ names }) {
       const files = names && (await evaluations.listCases()).filter((item) => names.includes(item.name) || names.includes(item.file)).map((item) => item.file)
@@ -501,6 +506,22 @@ function withFeedback(store: Store, chat: ChatDetail): ChatDetail {
   return { ...chat, messages: chat.messages.map(mark), ...(chat.versions ? { versions: chat.versions.map((version) => ({ ...version, messages: version.messages.map(mark) })) } : {}) }
 }
 
+/** What the chat says under an answer about the memories learned from it (nothing when it was not tried). */
+function memoryOutcome(result: ExtractionResult): MemoryOutcome | null {
+  switch (result.status) {
+    case 'saved':
+      return result.inserted.length > 0 ? { status: 'saved', memories: result.inserted } : { status: 'nothing' }
+    case 'nothing':
+      return { status: 'nothing' }
+    case 'invalid':
+      return { status: 'failed', reason: `the memory model's reply could not be read (${result.error})` }
+    case 'failed':
+      return { status: 'failed', reason: withoutLibraryLinks(result.error) }
+    case 'skipped':
+      return null
+  }
+}
+
 /** A failed answer carries its run's error, said once beside whatever the model wrote before it failed. */
 function withRunErrors(store: Store, chat: ChatDetail): ChatDetail {
   if (!chat.messages.some((message) => message.status === 'failed' && message.runId)) return chat
@@ -518,26 +539,35 @@ function modelView({ id, contextWindow, contextSource, vision, tools }: ModelInf
   return { id, contextWindow, vision, tools, ...(contextWindow ? { contextSource } : {}) }
 }
 
-/** Every preset server (running or not, so the picker can say how to start one) plus a configured one. */
-async function listModelServers(configured: string | null): Promise<ModelServerView[]> {
-  const detected = await detectServers({ timeoutMs: 800 })
-  const views: ModelServerView[] = SERVER_PRESETS.map((preset) => {
-    const server = detected.find((candidate) => candidate.baseUrl === preset.baseUrl)
-    return {
-      preset: preset.kind,
-      label: preset.label,
-      baseUrl: preset.baseUrl,
-      running: server !== undefined,
-      models: (server?.models ?? []).map(modelView)
-    }
-  })
-  if (configured && !views.some((view) => view.baseUrl === configured)) {
+/**
+ * Every server Glassbox knows, running or not (so the picker can say how to start one): the ones the user
+ * added, the presets (probed on loopback), and the configured endpoint when it is none of these.
+ */
+async function listModelServers(current: Settings, learn: (baseUrl: string, models: ModelInfo[]) => void): Promise<ModelServerView[]> {
+  const added = current.endpoints ?? []
+  const own = addedServers(added)
+  const listOne = async (server: ServerPreset, timeoutMs: number): Promise<ModelServerView> => {
     try {
-      const models = await listModels(configured, { timeoutMs: 1500 })
-      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: true, models: models.map(modelView) })
+      const served = await listModels(server.baseUrl, { timeoutMs, kind: server.kind, ...(server.apiKey ? { apiKey: server.apiKey } : {}) })
+      learn(server.baseUrl, served)
+      return { preset: server.kind, label: server.label, baseUrl: server.baseUrl, running: true, models: served.map(modelView) }
     } catch (error) {
-      views.unshift({ preset: 'custom', label: 'Configured server', baseUrl: configured, running: false, models: [], error: errorMessage(error) })
+      return { preset: server.kind, label: server.label, baseUrl: server.baseUrl, running: false, models: [], error: describeListFailure(server.baseUrl, error) }
     }
+  }
+  // Added servers are listed wherever they are (the user named them); presets are probed on loopback only.
+  const presets = SERVER_PRESETS.filter((preset) => !own.some((server) => server.baseUrl === preset.baseUrl))
+  const [ownViews, detected] = await Promise.all([Promise.all(own.map((server) => listOne(server, 1500))), detectServers({ timeoutMs: 800, presets })])
+  for (const server of detected) learn(server.baseUrl, server.models)
+  const presetViews: ModelServerView[] = presets.map((preset) => {
+    const server = detected.find((candidate) => candidate.baseUrl === preset.baseUrl)
+    return { preset: preset.kind, label: preset.label, baseUrl: preset.baseUrl, running: server !== undefined, models: (server?.models ?? []).map(modelView) }
+  })
+  const views = [...ownViews, ...presetViews]
+  const configured = current.endpoint
+  if (configured && !views.some((view) => view.baseUrl === configured)) {
+    const apiKey = apiKeyFor(configured, added)
+    views.unshift(await listOne({ kind: 'custom', label: 'Configured server', baseUrl: configured, ...(apiKey ? { apiKey } : {}) }, 1500))
   }
   return views
 }

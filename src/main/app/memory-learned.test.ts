@@ -37,3 +37,36 @@ it('announces a learned memory and sends it with the same chat’s next message'
   const next = await glassbox.previewPrompt({ chatId: chat.id, question: 'Revenue?' })
   expect(next.memory.included.map((memory) => memory.content)).toEqual(['Always show revenue in EUR.'])
 })
+
+it('says after each answer how learning from it ended: saved, nothing to remember, or failed with the reason', async () => {
+  temp = makeTempDir()
+  server = await startScriptedServer({
+    script: [
+      { text: 'Noted.' },
+      { text: '{"user_instructions": [{"content": "Our fiscal year starts in April", "supersedes_id": null}], "user_profile": null}' },
+      { text: 'Hello.' },
+      { text: '{"user_instructions": [], "user_profile": null}' },
+      { text: 'Sure.' },
+      { fault: 'http-500' }
+    ]
+  })
+  glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false })
+  const outcomes: PushEvent[] = []
+  glassbox.subscribe((event) => event.channel === 'memory-outcome' && outcomes.push(event))
+  const chat = await glassbox.createChat({})
+  const runIds: string[] = []
+  for (const text of ['Remember that our fiscal year starts in April.', 'Hi', 'Thanks']) {
+    const { runId } = await glassbox.sendMessage({ chatId: chat.id, text })
+    runIds.push(runId)
+    await glassbox.waitForRun(runId)
+    // The extraction runs after the answer; wait until this answer's outcome is told.
+    for (let wait = 0; wait < 200 && outcomes.length < runIds.length; wait++) await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  expect(outcomes.map((event) => (event.channel === 'memory-outcome' ? [event.runId, event.outcome.status] : null))).toEqual([
+    [runIds[0], 'saved'],
+    [runIds[1], 'nothing'],
+    [runIds[2], 'failed']
+  ])
+  const failed = outcomes[2]
+  expect(failed.channel === 'memory-outcome' && failed.outcome.status === 'failed' && failed.outcome.reason).toMatch(/500/)
+})

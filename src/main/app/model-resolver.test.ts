@@ -44,3 +44,25 @@ it('budgets against the default while the server does not say, then uses the win
   expect(later.contextSource).toBe('llama.cpp /props n_ctx')
   expect(resolver.peek(settings(endpoint)).info).toMatchObject({ contextWindow: 24576, contextSource: 'llama.cpp /props n_ctx' })
 })
+
+it('has a preview read a window it has known for a while again, so a restarted server is seen without a run', async () => {
+  const props = { default_generation_settings: { n_ctx: 8192 } }
+  server = createServer((req, res) => {
+    const body = req.url === '/v1/models' ? { data: [{ id: 'local-model' }] } : req.url === '/props' ? props : null
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(body ?? { error: 'not found' }))
+  })
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`
+  const resolver = new ModelResolver([], undefined, 20, 30)
+
+  expect((await resolver.peekSoon(settings(endpoint))).info.contextWindow).toBe(8192)
+  props.default_generation_settings.n_ctx = 2048
+  // Within the recheck time the known window is used as it is.
+  expect(resolver.peek(settings(endpoint)).info.contextWindow).toBe(8192)
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  // Past it: this preview still shows what is known and starts the look-up the next one waits for.
+  resolver.peek(settings(endpoint))
+  expect((await resolver.peekSoon(settings(endpoint))).info.contextWindow).toBe(2048)
+})

@@ -135,6 +135,7 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
       budget: fitted.budget && {
         ...fitted.budget,
         ...(input.model.contextSource ? { contextSource: input.model.contextSource } : {}),
+        ...(input.model.tokenScale !== undefined && input.model.tokenScale !== 1 ? { tokenScale: input.model.tokenScale } : {}),
         ...(fitted.archivedHistory.length > 0 ? { archivedMessages: fitted.archivedHistory.length } : {})
       }
     },

@@ -1,5 +1,6 @@
 import { listModels } from '../agent/discovery'
 import { kindOf, type ServerKind } from '../agent/endpoints'
+import { describe } from '../agent/model-errors'
 import type { ModelEndpoint } from '../agent/chat-model'
 import type { Budget } from '../../shared/prompt'
 
@@ -35,9 +36,26 @@ export function withoutLibraryLinks(message: string): string {
     .trim()
 }
 
+/** Why a server could not be reached, in the same words everywhere (chat, Settings, the model picker). */
+export function unreachableReason(reason: string): string {
+  return /ECONNREFUSED/.test(reason) ? 'nothing is listening there (connection refused)' : /ETIMEDOUT|timed? ?out|TimeoutError|aborted due to timeout/i.test(reason) ? 'it did not answer in time' : 'the connection failed'
+}
+
+/** Why listing a server's models failed: not reachable (as the chat says it), or what the server answered. */
+export function describeListFailure(baseUrl: string, error: unknown): string {
+  const reason = describe(error)
+  if (/ECONNREFUSED|fetch failed|ENOTFOUND|EHOSTUNREACH|ECONNRESET|ETIMEDOUT|TimeoutError|aborted due to timeout/i.test(reason)) {
+    const port = new URL(baseUrl).port || '80'
+    return `Could not reach the model server at ${baseUrl}: ${unreachableReason(reason)}. ${START_COMMANDS[kindOf(baseUrl)](port)}`
+  }
+  return withoutLibraryLinks(reason)
+}
+
 export interface FailureContext {
   endpoint: ModelEndpoint
   budget: Budget | null
+  /** Reads the model's window from the server again, after it refused a request for length. */
+  rereadWindow?: () => Promise<{ contextWindow: number; contextSource: string } | null>
 }
 
 /** The message the chat shows for a failed run: reason, then what to do. Never throws. */
@@ -46,13 +64,21 @@ export async function explainRunFailure(error: string, context: FailureContext):
   const { endpoint, budget } = context
   if (UNREACHABLE.test(reason)) {
     const port = new URL(endpoint.baseUrl).port || '80'
-    const why = /ECONNREFUSED/.test(reason) ? 'nothing is listening there (connection refused)' : /ETIMEDOUT|timed? ?out/i.test(reason) ? 'it did not answer in time' : 'the connection failed'
+    const why = unreachableReason(reason)
     return `Could not reach the model server at ${endpoint.baseUrl}: ${why}. ${START_COMMANDS[kindOf(endpoint.baseUrl)](port)}`
   }
   if (CONTEXT_WINDOW.test(reason) && budget) {
     const source = budget.contextSource ? ` (${budget.contextSource})` : ''
     const limit = /(?:maximum context length|context size|n_ctx\w*)\D{0,20}(\d+)/i.exec(reason)?.[1]
     const requested = /(?:requested|request \(|prompt has|you have)\D{0,20}(\d+)/i.exec(reason)?.[1]
+    const now = await context.rereadWindow?.().catch(() => null)
+    if (now && now.contextWindow !== budget.contextWindow) {
+      const size = requested ? `${format(Number(requested))} tokens, as the server counted it` : `${format(budget.used)} tokens`
+      return (
+        `The server's window changed from ${format(budget.contextWindow)} to ${format(now.contextWindow)} tokens (${now.contextSource}) since Glassbox last read it, ` +
+        `so it refused this request (${size}). Ask again: the next request is fitted to ${format(now.contextWindow)}.`
+      )
+    }
     const serverSaid =
       limit && requested
         ? `The model server refused the request as too long: its context window is ${format(Number(limit))} tokens and this request needed ${format(Number(requested))}.`
@@ -64,7 +90,7 @@ export async function explainRunFailure(error: string, context: FailureContext):
   }
   if (UNKNOWN_MODEL.test(reason)) {
     try {
-      const served = (await listModels(endpoint.baseUrl, { timeoutMs: 1500 })).map((model) => model.id)
+      const served = (await listModels(endpoint.baseUrl, { timeoutMs: 1500, apiKey: endpoint.apiKey })).map((model) => model.id)
       if (!served.includes(endpoint.model)) {
         const list = served.length > 0 ? `It serves: ${served.join(', ')}. Pick one in the model picker.` : 'It serves no model right now: load or pull one.'
         return `The model server at ${endpoint.baseUrl} does not have the model “${endpoint.model}”. ${list}`

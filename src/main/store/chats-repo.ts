@@ -65,7 +65,9 @@ function toMessage(value: unknown): ChatMessageView {
 
 /** The figures of the run that wrote an assistant message (columns `run_*` of MESSAGE_WITH_RUN). */
 function toFigures(row: Row): MessageFigures | null {
-  const model = textOrNull(row, 'run_model')
+  const requested = textOrNull(row, 'run_model')
+  const served = textOrNull(row, 'run_served_model')
+  const model = served ?? requested
   const startedAt = textOrNull(row, 'run_started_at')
   if (model === null || startedAt === null || text(row, 'role') !== 'assistant') return null
   const started = Date.parse(startedAt)
@@ -75,6 +77,7 @@ function toFigures(row: Row): MessageFigures | null {
   }
   return {
     model,
+    ...(served !== null && requested !== null && served !== requested ? { requestedModel: requested } : {}),
     firstTokenMs: since('run_first_token_at'),
     totalMs: since('run_ended_at'),
     inputTokens: integerOrNull(row, 'run_input_tokens'),
@@ -82,7 +85,7 @@ function toFigures(row: Row): MessageFigures | null {
   }
 }
 
-const MESSAGE_WITH_RUN = `SELECT m.*, r.model AS run_model, r.started_at AS run_started_at, r.first_token_at AS run_first_token_at,
+const MESSAGE_WITH_RUN = `SELECT m.*, r.model AS run_model, r.served_model AS run_served_model, r.started_at AS run_started_at, r.first_token_at AS run_first_token_at,
     r.ended_at AS run_ended_at, r.input_tokens AS run_input_tokens, r.output_tokens AS run_output_tokens
   FROM messages m LEFT JOIN runs r ON r.id = m.run_id`
 

@@ -33,6 +33,8 @@ export interface RunOutcome {
   stopReason?: string | null
   error?: string | null
   usage?: { inputTokens: number; outputTokens: number } | null
+  /** The model the server reported answering (null: it never said). */
+  servedModel?: string | null
 }
 
 export interface RunRecord {
@@ -45,6 +47,7 @@ export interface RunRecord {
   stopReason: string | null
   error: string | null
   usage: { inputTokens: number; outputTokens: number } | null
+  servedModel: string | null
   startedAt: string
   endedAt: string | null
 }
@@ -81,6 +84,7 @@ function toRun(value: unknown): RunRecord {
     stopReason: textOrNull(row, 'stop_reason'),
     error: textOrNull(row, 'error'),
     usage: inputTokens === null || outputTokens === null ? null : { inputTokens, outputTokens },
+    servedModel: textOrNull(row, 'served_model'),
     startedAt: text(row, 'started_at'),
     endedAt: textOrNull(row, 'ended_at')
   }
@@ -170,7 +174,8 @@ export class RunsRepo {
     this.context.write(() => {
       const result = this.context
         .statement(
-          `UPDATE runs SET status = ?, stop_reason = ?, error = ?, input_tokens = ?, output_tokens = ?, ended_at = ?
+          `UPDATE runs SET status = ?, stop_reason = ?, error = ?, input_tokens = ?, output_tokens = ?, ended_at = ?,
+             served_model = coalesce(?, served_model)
            WHERE id = ?`
         )
         .run(
@@ -180,6 +185,7 @@ export class RunsRepo {
           outcome.usage?.inputTokens ?? null,
           outcome.usage?.outputTokens ?? null,
           this.context.now(),
+          outcome.servedModel ?? null,
           runId
         )
       if (result.changes === 0) throw new StoreNotFoundError('run', runId)
@@ -206,6 +212,7 @@ export class RunsRepo {
       status: run.status,
       stopReason: run.stopReason,
       usage: run.usage,
+      servedModel: run.servedModel,
       prompt: this.loadPrompt(runId),
       startedAt: run.startedAt,
       requests: this.requests(runId)
@@ -226,13 +233,35 @@ export class RunsRepo {
     })
   }
 
+  /** What the server reported for the run's latest request: its token counts and the model that answered. */
+  saveRoundUsage(runId: string, usage: { inputTokens: number; outputTokens: number }, servedModel: string | null): void {
+    this.context.write(() =>
+      this.context
+        .statement(
+          `UPDATE run_requests SET input_tokens = ?, output_tokens = ?, served_model = ?
+           WHERE run_id = ? AND round = (SELECT max(round) FROM run_requests WHERE run_id = ?)`
+        )
+        .run(usage.inputTokens, usage.outputTokens, servedModel, runId, runId)
+    )
+  }
+
   /** Every request of a run, in the order they were sent. */
   requests(runId: string): RunRequestView[] {
     return this.context
       .read(() => this.context.statement(`SELECT * FROM run_requests WHERE run_id = ? ORDER BY round`).all(runId))
       .map((value) => {
         const row = toRow(value)
-        return { round: integer(row, 'round'), url: text(row, 'url'), body: text(row, 'body'), sentAt: text(row, 'sent_at') }
+        const inputTokens = integerOrNull(row, 'input_tokens')
+        const outputTokens = integerOrNull(row, 'output_tokens')
+        const servedModel = textOrNull(row, 'served_model')
+        return {
+          round: integer(row, 'round'),
+          url: text(row, 'url'),
+          body: text(row, 'body'),
+          sentAt: text(row, 'sent_at'),
+          ...(inputTokens !== null && outputTokens !== null ? { usage: { inputTokens, outputTokens } } : {}),
+          ...(servedModel === null ? {} : { servedModel })
+        }
       })
   }
 

@@ -1,16 +1,17 @@
 import { z } from 'zod'
-import type { Settings } from '../../shared/api'
+import { SERVER_KINDS, type Settings } from '../../shared/api'
 import type { StoreContext } from './context'
 import type { ProjectsRepo } from './projects-repo'
 import { text, toJson, toRow } from './row'
 
 /** Settings of the machine (the model server, the user's timezone) versus settings of one project. */
-const GLOBAL_KEYS = new Set<keyof Settings>(['endpoint', 'model', 'memoryModel', 'timezone'])
+const GLOBAL_KEYS = new Set<keyof Settings>(['endpoint', 'endpoints', 'model', 'memoryModel', 'timezone'])
 
 export const DEFAULT_MEMORY_BUDGET = 1000
 
 export function defaultSettings(): Settings {
   return {
+    endpoints: [],
     endpoint: null,
     model: null,
     memoryModel: null,
@@ -27,6 +28,7 @@ export function defaultSettings(): Settings {
 const settingsSchema = z
   .object({
     endpoint: z.string().nullable(),
+    endpoints: z.array(z.object({ preset: z.enum(SERVER_KINDS), url: z.string(), apiKey: z.string().optional() })),
     model: z.string().nullable(),
     memoryModel: z.string().nullable(),
     testMode: z.boolean(),
@@ -106,6 +108,7 @@ export class SettingsRepo {
 function settingKey(key: string): keyof Settings {
   const keys: (keyof Settings)[] = [
     'endpoint',
+    'endpoints',
     'model',
     'memoryModel',
     'testMode',

@@ -12,6 +12,7 @@ import { trustApprovals } from './0100-trust-approvals'
 import { evaluationVerdicts } from './0105-evaluation-verdicts'
 import { feedback } from './0110-feedback'
 import { tokenCounts } from './0115-token-counts'
+import { servedModel } from './0120-served-model'
 
 /** Every schema step in order. Append only: a released step is never edited, a new file fixes it. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -27,7 +28,8 @@ export const MIGRATIONS: readonly Migration[] = [
   trustApprovals,
   evaluationVerdicts,
   feedback,
-  tokenCounts
+  tokenCounts,
+  servedModel
 ]
 
 checkRegistry(MIGRATIONS)

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { ChatMessageView } from '../../../shared/api'
 import { CSV_BOM, parseCsv, tableToCsv } from './csv'
 import { chatToMarkdown, escapeHtmlOutsideCode, markdownTable } from './markdown'
-import { fileNameFrom } from './save'
+import { csvTitle, fileNameFrom } from './save'
 
 describe('tableToCsv', () => {
   it('parses back to the same cells, with quotes, commas, new lines and NULLs', () => {
@@ -142,5 +142,11 @@ describe('fileNameFrom', () => {
   it('makes a safe file name from any title', () => {
     expect(fileNameFrom('Revenue / by month: Q1?', 'csv')).toBe('Revenue-by-month-Q1.csv')
     expect(fileNameFrom('../../', 'md')).toBe('glassbox-export.md')
+  })
+
+  it('names a CSV after the chat’s question and the query, not a bare query number', () => {
+    expect(fileNameFrom(csvTitle('Monthly revenue in 2024', 'ab12cd_q2'), 'csv')).toBe('Monthly-revenue-in-2024-query-2.csv')
+    expect(fileNameFrom(csvTitle('New chat', 'ab12cd_q1'), 'csv')).toBe('Glassbox-query-1.csv')
+    expect(fileNameFrom(csvTitle(undefined, null), 'csv')).toBe('Glassbox-query-result.csv')
   })
 })

@@ -28,6 +28,14 @@ function mimeOf(extension: string | undefined): string {
 }
 
 /** A file name from a title: letters, digits, dashes; never empty. */
+/** A result's CSV title: the chat's question, then the query's number in the run ("Revenue by month – query 2"). */
+export function csvTitle(chatTitle: string | undefined, queryId: string | null | undefined): string {
+  const number = queryId ? /_q(\d+)$/.exec(queryId)?.[1] : undefined
+  const query = number ? `query ${number}` : 'query result'
+  const asked = chatTitle && chatTitle !== 'New chat' ? chatTitle : null
+  return asked ? `${asked} – ${query}` : `Glassbox ${query}`
+}
+
 export function fileNameFrom(title: string, extension: string): string {
   const stem = title
     .normalize('NFKD')

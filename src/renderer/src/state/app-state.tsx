@@ -83,6 +83,7 @@ function definedOnly(patch: ApiInputs['updateSettings']): Partial<Settings> {
   if (patch.memoryEnabled !== undefined) result.memoryEnabled = patch.memoryEnabled
   if (patch.memoryBudget !== undefined) result.memoryBudget = patch.memoryBudget
   if (patch.contextWindow !== undefined) result.contextWindow = patch.contextWindow
+  if (patch.endpoints !== undefined) result.endpoints = patch.endpoints
   return result
 }
 
@@ -142,6 +143,8 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     }
   }, [api, modelLists, notify])
 
+  const refreshModelsRef = useRef(refreshModels)
+  refreshModelsRef.current = refreshModels
   useEffect(() => {
     const unsubscribe = api.subscribe((event) => {
       if (event.channel === 'project-changed') {
@@ -149,6 +152,8 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
         setRevision((value) => value + 1)
       }
       if (event.channel === 'sync-progress') setSync({ running: event.progress.done < event.progress.total, progress: event.progress })
+      // The picker shows each model's window: read the list again when a run found another one.
+      if (event.channel === 'models-changed') void refreshModelsRef.current()
       for (const listener of listeners.current) listener(event)
     })
     let cancelled = false
@@ -211,8 +216,10 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
   const makeNewChat = useCallback(async () => {
     try {
       // An untouched "New chat" is opened again rather than piling up another empty one.
-      const untouched = chats.find((chat) => chat.title === DEFAULT_CHAT_TITLE && !chat.parentChatId && chat.channel === (settings?.channel ?? null))
-      if (untouched && (await api.getChat({ chatId: untouched.id })).messages.length === 0) {
+      // Every candidate is checked, not only the newest: one may have been written in since (a run that kept the title).
+      const candidates = chats.filter((chat) => chat.title === DEFAULT_CHAT_TITLE && !chat.parentChatId && chat.channel === (settings?.channel ?? null)).slice(0, 5)
+      for (const untouched of candidates) {
+        if ((await api.getChat({ chatId: untouched.id })).messages.length > 0) continue
         setActiveChatId(untouched.id)
         setView('chat')
         return untouched.id

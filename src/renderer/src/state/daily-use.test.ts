@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { ChatMessageView, ChatVersionView } from '../../../shared/api'
 import { inspectorLayout, MIN_CHAT_WIDTH } from './panes'
 import { shortcutOf } from './shortcuts'
-import { showVersions } from './versions'
+import { runShownInstead, showVersions } from './versions'
+import { modelName } from './model-name'
 import { queryLabel, plainPieces } from '../components/common/plain-words'
 import { niceTicks } from '../components/chat/BigSeriesChart'
 
@@ -32,6 +33,27 @@ describe('showVersions', () => {
       ['q2', undefined, true],
       ['a2', undefined, true]
     ])
+  })
+
+  it('tells the inspector which run to show when another version of the inspected answer is shown', () => {
+    const withRuns = live.map((item) => (item.role === 'assistant' ? { ...item, runId: `run-${item.id}` } : item))
+    const earlier: ChatVersionView[] = versions.map((version) => ({ ...version, messages: version.messages.map((item) => (item.role === 'assistant' ? { ...item, runId: `run-${item.id}` } : item)) }))
+    const chat = { messages: withRuns, versions: earlier }
+    // Version 2 inspected, then ‹: the inspector moves to version 1's run, and back again with ›.
+    expect(runShownInstead(showVersions(withRuns, earlier, { q1: 0 }), chat, 'run-a1b')).toBe('run-a1')
+    expect(runShownInstead(showVersions(withRuns, earlier, {}), chat, 'run-a1')).toBe('run-a1b')
+    // Already shown, or an answer with one version only: nothing changes.
+    expect(runShownInstead(showVersions(withRuns, earlier, {}), chat, 'run-a1b')).toBeNull()
+    expect(runShownInstead(showVersions(withRuns, earlier, { q1: 0 }), chat, 'run-a0')).toBeNull()
+  })
+})
+
+describe('modelName', () => {
+  it('shows a served .gguf path as the model’s name, and any other id as it is', () => {
+    expect(modelName('/work/shared/tools/llama/models/qwen2.5-0.5b-instruct-q4_k_m.gguf')).toBe('qwen2.5-0.5b-instruct-q4_k_m')
+    expect(modelName('C:\\models\\Llama-3.1-8B.Q4.GGUF')).toBe('Llama-3.1-8B.Q4')
+    expect(modelName('qwen2.5:7b')).toBe('qwen2.5:7b')
+    expect(modelName('Qwen/Qwen2.5-7B-Instruct')).toBe('Qwen2.5-7B-Instruct')
   })
 })
 

@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { useApp } from './app-state'
 import { errorMessage } from '../../../shared/error-message'
+import { forgetMemoryOutcome, recordMemoryOutcome } from './memory-outcomes'
 
 // A memory learned in the background is announced quietly — "Learned: …" — with Undo, which deletes it.
 
@@ -9,6 +10,7 @@ export function useLearnedMemoryNotices(): void {
   useEffect(
     () =>
       onPush((event) => {
+        if (event.channel === 'memory-outcome') return recordMemoryOutcome(event.runId, event.outcome)
         if (event.channel !== 'memory-learned') return
         bumpRevision()
         for (const memory of event.memories) {
@@ -17,7 +19,7 @@ export function useLearnedMemoryNotices(): void {
             run: () =>
               void api
                 .deleteMemory({ id: memory.id })
-                .then(() => bumpRevision())
+                .then(() => (forgetMemoryOutcome(memory.id), bumpRevision()))
                 .catch((error: unknown) => notify('error', `Could not forget it: ${errorMessage(error)}`))
           })
         }

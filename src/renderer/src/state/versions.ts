@@ -11,6 +11,14 @@ export interface VersionInfo {
   count: number
 }
 
+/** Where an inspected run's answer sits, for the inspector to say what it shows. */
+export interface RunPlace {
+  chatId: string
+  chatTitle: string
+  /** Set when the question has several versions. */
+  version?: { index: number; count: number }
+}
+
 export interface ShownMessage {
   message: ChatMessageView
   /** Set on a question that has several versions, and on its answer. */
@@ -46,4 +54,24 @@ export function showVersions(messages: ChatMessageView[], versions: ChatVersionV
     shown.push({ message, archived: false, ...(current ? { version: current } : {}) })
   }
   return shown
+}
+
+/**
+ * The inspector follows the chat: when another version of the inspected answer's question is shown (‹ ›, a
+ * regenerated answer), this is the run of the answer now shown for that question; null when nothing changes.
+ */
+export function runShownInstead(shown: readonly ShownMessage[], chat: { messages: ChatMessageView[]; versions?: ChatVersionView[] }, runId: string): string | null {
+  const lists = [chat.messages, ...(chat.versions ?? []).map((version) => version.messages)]
+  let turnId: string | undefined
+  for (const list of lists) {
+    const index = list.findIndex((message) => message.role === 'assistant' && message.runId === runId)
+    if (index === -1) continue
+    for (let before = index - 1; before >= 0 && turnId === undefined; before--) if (list[before].role === 'user') turnId = list[before].turnId ?? ''
+    break
+  }
+  if (!turnId) return null
+  const question = shown.findIndex((item) => item.message.role === 'user' && item.message.turnId === turnId)
+  if (question === -1) return null
+  const answer = shown[question + 1]?.message
+  return answer?.role === 'assistant' && answer.runId && answer.runId !== runId ? answer.runId : null
 }

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ChatMessageView, ModelServerView, Settings } from '../../../../shared/api'
+import { historyMessages } from '../../../../shared/history'
 import { useApp } from '../../state/app-state'
 import { usePromptPreview } from '../../state/use-prompt-preview'
 import { EMPTY_DRAFT, isDraftEmpty, type Draft } from '../../state/draft'
 import { readTable, type TableData } from '../../state/tool-data'
 import type { ChatController } from '../../state/use-chat'
-import { showVersions } from '../../state/versions'
+import { runShownInstead, showVersions, type RunPlace } from '../../state/versions'
 import { ChatHeader } from './ChatHeader'
 import { Composer } from './Composer'
 import type { MessageActions } from './MessageItem'
@@ -18,7 +19,10 @@ interface Props {
   controller: ChatController
   draft: Draft
   onDraft(draft: Draft): void
-  onInspectRun(runId: string): void
+  onInspectRun(runId: string, place?: RunPlace): void
+  /** The run the inspector shows, and how to move it to the version of that answer now on screen. */
+  inspectedRunId?: string | null
+  onFollowRun?(runId: string, place?: RunPlace): void
   /** Opens a new chat with this question in its message box. */
   onStartWith(question: string): void
   /** Opens a new chat and sends this draft in it (typing at first open, before any chat exists). */
@@ -30,7 +34,7 @@ interface Props {
 
 const EXAMPLES = ['How did revenue evolve month by month?', 'Which 5 customers have the highest lifetime value?', 'What share of orders were paid with coupons?']
 
-export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith, onStartChat, autoSend, onAutoSent }: Props): React.JSX.Element {
+export function ChatView({ controller, draft, onDraft, onInspectRun, inspectedRunId, onFollowRun, onStartWith, onStartChat, autoSend, onAutoSent }: Props): React.JSX.Element {
   const { activeChatId, settings, models, newChat, project } = useApp()
   const examples = project?.examples && project.examples.length > 0 ? project.examples : EXAMPLES
   const { chat, loading, sending, activeRunId } = controller
@@ -59,6 +63,23 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
   const shown = useMemo(() => showVersions(chat?.messages ?? [], chat?.versions, chosenVersions), [chat?.messages, chat?.versions, chosenVersions])
   const showVersion = useCallback((turnId: string, index: number) => setChosenVersions((chosen) => ({ ...chosen, [turnId]: index })), [])
 
+  // Where an answer sits (chat, version), so the inspector can say which stored run it shows.
+  const placeOf = useCallback(
+    (runId: string): RunPlace | undefined => {
+      if (!chat) return undefined
+      const item = shown.find((candidate) => candidate.message.runId === runId)
+      return { chatId: chat.id, chatTitle: chat.title, ...(item?.version ? { version: { index: item.version.index, count: item.version.count } } : {}) }
+    },
+    [chat, shown]
+  )
+  const placeRef = useRef(placeOf)
+  placeRef.current = placeOf
+  useEffect(() => {
+    if (!chat || !inspectedRunId || !onFollowRun) return
+    const instead = runShownInstead(shown, chat, inspectedRunId)
+    if (instead) onFollowRun(instead, placeOf(instead))
+  }, [chat, shown, inspectedRunId, onFollowRun, placeOf])
+
   const controllerRef = useRef(controller)
   controllerRef.current = controller
   const send = useCallback(
@@ -73,7 +94,7 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, onStartWith
       editAndResend: (messageId, text) => void controllerRef.current.editAndResend(messageId, text),
       answerClarification: (answer) => void controllerRef.current.answerClarification(answer),
       send,
-      inspectRun: onInspectRun,
+      inspectRun: (runId) => onInspectRun(runId, placeRef.current(runId)),
       lookupTable: (queryId) => tables.current.get(queryId) ?? null,
       showVersion
     }),
@@ -197,10 +218,5 @@ function undetectedModel(settings: Settings | null, models: ModelServerView[] | 
 /** The chat message that is the last of the `archived` oldest history messages (as the history is built). */
 function lastArchivedMessage(messages: readonly ChatMessageView[], archived: number): string | null {
   if (archived <= 0) return null
-  let counted = 0
-  for (const message of messages) {
-    if (message.text.trim() === '' || message.status === 'streaming') continue
-    if (++counted === archived) return message.id
-  }
-  return null
+  return historyMessages(messages)[archived - 1]?.id ?? null
 }

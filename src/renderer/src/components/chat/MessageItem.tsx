@@ -12,6 +12,10 @@ import { RunError } from './RunError'
 import { FeedbackBar } from '../feedback/FeedbackBar'
 import { characterCount } from '../../plural'
 import { ErrorBoundary } from '../common/ErrorBoundary'
+import { modelName } from '../../state/model-name'
+import { forgetMemoryOutcome, useMemoryOutcome } from '../../state/memory-outcomes'
+import { useApp } from '../../state/app-state'
+import { errorMessage } from '../../../../shared/error-message'
 
 export interface MessageActions {
   regenerate(): void
@@ -75,12 +79,30 @@ function UserMessage({ message, busy, actions, archived }: Props): React.JSX.Ele
   const [draft, setDraft] = useState(message.text)
   const [expanded, setExpanded] = useState(false)
   const long = message.text.length > USER_TEXT_PREVIEW
+  const resend = (): void => {
+    setEditing(false)
+    actions.editAndResend(message.id, draft)
+  }
   if (editing) {
     return (
       <div className="message user editing" data-message-id={message.id} data-role="user">
-        <textarea className="input edit-area" value={draft} onChange={(event) => setDraft(event.target.value)} autoFocus rows={Math.min(10, draft.split('\n').length + 1)} />
+        <textarea
+          className="input edit-area"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          // Like the message box: Enter sends, Shift+Enter is a new line (IME composition is left alone).
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
+            event.preventDefault()
+            if (draft.trim() && !busy) resend()
+          }}
+          autoFocus
+          rows={Math.min(10, draft.split('\n').length + 1)}
+          aria-label="Edit the question (Enter to resend, Shift+Enter for a new line)"
+          data-testid="edit-question"
+        />
         <div className="message-actions visible">
-          <button className="button small" disabled={!draft.trim() || busy} onClick={() => (setEditing(false), actions.editAndResend(message.id, draft))}>
+          <button className="button small" disabled={!draft.trim() || busy} onClick={resend}>
             Save &amp; resend
           </button>
           <button className="button small ghost" onClick={() => setEditing(false)}>
@@ -156,6 +178,7 @@ function AssistantMessage({ message, isLast, busy, actions, version, archived }:
           {message.figures && !streaming && <Figures figures={message.figures} />}
         </div>
       )}
+      {!streaming && message.runId && <MemoryOutcomeLine runId={message.runId} />}
       {!streaming && (
         <div className="message-actions">
           <button className="icon-button" title="Copy the answer" onClick={() => void navigator.clipboard?.writeText(message.text)}>
@@ -196,11 +219,61 @@ function VersionSwitcher({ version, onShow }: { version: VersionInfo; onShow(tur
   )
 }
 
+/** What was learned from this exchange for memory: saved (with undo), nothing, or why it failed. */
+function MemoryOutcomeLine({ runId }: { runId: string }): React.JSX.Element | null {
+  const outcome = useMemoryOutcome(runId)
+  const { api, bumpRevision, notify } = useApp()
+  if (!outcome) return null
+  if (outcome.status === 'nothing') {
+    return (
+      <div className="memory-outcome muted small" data-testid="memory-outcome" data-status="nothing">
+        Memory: nothing to remember from this exchange.
+      </div>
+    )
+  }
+  if (outcome.status === 'failed') {
+    return (
+      <div className="memory-outcome warn small" data-testid="memory-outcome" data-status="failed">
+        Memory: nothing was saved — learning failed: {outcome.reason}
+      </div>
+    )
+  }
+  return (
+    <div className="memory-outcome small" data-testid="memory-outcome" data-status="saved">
+      {outcome.memories.map((memory) => (
+        <div key={memory.id}>
+          Remembered: “{memory.content}”{' '}
+          <button
+            className="link-button"
+            onClick={() =>
+              void api
+                .deleteMemory({ id: memory.id })
+                .then(() => (forgetMemoryOutcome(memory.id), bumpRevision()))
+                .catch((error: unknown) => notify('error', `Could not forget it: ${errorMessage(error)}`))
+            }
+          >
+            Undo
+          </button>
+        </div>
+      ))}
+    </div>
+  )
+}
+
 /** Model, time to first token, total time and tokens in/out of the run that wrote this answer. */
 function Figures({ figures }: { figures: NonNullable<ChatMessageView['figures']> }): React.JSX.Element {
   return (
     <span className="message-figures" data-testid="message-figures">
-      <span title="Model that wrote this answer">{figures.model}</span>
+      <span
+        title={
+          figures.requestedModel
+            ? `${figures.model}: the server reported this model answering; Glassbox asked for “${figures.requestedModel}”`
+            : `${figures.model}: the model that wrote this answer, as the server reported it`
+        }
+        data-testid="answer-model"
+      >
+        {modelName(figures.model)}
+      </span>
       {figures.firstTokenMs !== null && <span title="Time until the model's first output (text, reasoning or a tool call)">first token {formatDuration(figures.firstTokenMs)}</span>}
       {figures.totalMs !== null && <span title="Time from sending to the end of the answer, tools included">{formatDuration(figures.totalMs)} total</span>}
       {figures.inputTokens !== null && figures.outputTokens !== null && (

@@ -5,6 +5,8 @@ import { useExporter } from '../../export/use-exporter'
 import { formatCell, formatNumber } from '../../state/locale'
 import type { TableData } from '../../state/tool-data'
 import { queryLabel } from '../common/plain-words'
+import { useApp } from '../../state/app-state'
+import { csvTitle } from '../../export/save'
 
 /**
  * A query result as a compact table: `maxRows` rows at first, more on request, and how many more exist.
@@ -13,11 +15,15 @@ import { queryLabel } from '../common/plain-words'
 export function ResultTable({ table, maxRows = 50, title }: { table: TableData; maxRows?: number; title?: string }): React.JSX.Element {
   const [limit, setLimit] = useState(maxRows)
   const save = useExporter()
+  // The file is named after what was asked (the chat's title) and which query of it, not a bare query number.
+  const { chats, activeChatId } = useApp()
   if (table.rows.length === 0) return <p className="muted small">The query returned no rows.</p>
   const shown = table.rows.slice(0, limit)
   const kept = table.rows.length - shown.length
   const hidden = Math.max(table.rowCount, table.rows.length) - shown.length
   const name = title ?? (table.queryId ? `Rows of ${queryLabel(table.queryId)}` : 'Query result')
+  const chatTitle = chats.find((chat) => chat.id === activeChatId)?.title
+  const fileTitle = title ?? csvTitle(chatTitle, table.queryId)
   return (
     <div className="result-table-block">
       <div className="result-table-wrap" tabIndex={0} role="region" aria-label={name}>
@@ -62,7 +68,7 @@ export function ResultTable({ table, maxRows = 50, title }: { table: TableData; 
         <button
           className="icon-button"
           title={`Save all ${formatNumber(table.rows.length)} kept rows as a CSV file for a spreadsheet`}
-          onClick={() => void save(() => ({ suggestedName: fileNameFrom(name, 'csv'), content: tableToCsv(table), encoding: 'utf8', filter: { name: 'CSV', extensions: ['csv'] } }))}
+          onClick={() => void save(() => ({ suggestedName: fileNameFrom(fileTitle, 'csv'), content: tableToCsv(table), encoding: 'utf8', filter: { name: 'CSV', extensions: ['csv'] } }))}
         >
           Save CSV
         </button>

@@ -1,7 +1,7 @@
 import { PlainText } from '../common/PlainText'
 import type { Budget } from '../../../../shared/prompt'
 import { useApp } from '../../state/app-state'
-import { formatTokens, percent } from './format'
+import { estimateNote, formatTokens, percent } from './format'
 
 // The whole request against the model's context window: one segment per part, reserved output included.
 
@@ -25,9 +25,18 @@ export function BudgetBar({ budget }: { budget: Budget }): React.JSX.Element {
         <span className="muted">
           {' '}
           of {formatTokens(window)} tokens ({percent(used, window)}){over ? ' — over the window' : ''}
+        </span>{' '}
+        <span className="muted small" data-testid="budget-estimate">
+          ({estimateNote(budget.tokenScale)})
         </span>
       </div>
       <ContextSource budget={budget} />
+      {budget.serverCounted !== undefined && (
+        <div className="budget-source muted" data-testid="budget-server-count">
+          Counted by the server before sending: {formatTokens(budget.serverCounted)} prompt tokens + {formatTokens(budget.reservedOutput)} reserved for the answer ={' '}
+          {formatTokens(budget.serverCounted + budget.reservedOutput)} (the parts below are the estimate: {formatTokens(used)})
+        </div>
+      )}
       <div className={`budget-bar ${over ? 'over' : ''}`} role="img" aria-label={`${used} of ${window} tokens used`}>
         {budget.parts.map((part) => (
           <span key={part.name} className={`budget-seg part-${part.name}`} style={{ width: `${Math.min(100, (part.tokens / Math.max(window, used)) * 100)}%` }} title={`${PART_LABELS[part.name] ?? part.name}: ${formatTokens(part.tokens)}`} />
@@ -44,7 +53,7 @@ export function BudgetBar({ budget }: { budget: Budget }): React.JSX.Element {
         ))}
         <li>
           <span className="swatch part-free" />
-          <span className="legend-name">Free</span>
+          <span className="legend-name">{budget.safetyMargin && free > 0 ? `Free (${formatTokens(Math.min(free, budget.safetyMargin))} kept as a safety margin)` : 'Free'}</span>
           <span className="legend-value">{formatTokens(free)}</span>
           <span className="legend-share muted">{percent(free, window)}</span>
         </li>
@@ -54,6 +63,14 @@ export function BudgetBar({ budget }: { budget: Budget }): React.JSX.Element {
 }
 
 export function TrimList({ budget }: { budget: Budget }): React.JSX.Element {
+  const used = budget.parts.reduce((sum, part) => sum + part.tokens, 0)
+  if (used > budget.contextWindow && budget.trimmed.length === 0) {
+    return (
+      <p className="notice warn small" data-testid="trims-over">
+        Nothing could be trimmed enough: the request is {formatTokens(used - budget.contextWindow)} tokens over the window, so it would not be sent. Shorten the question or start a new chat.
+      </p>
+    )
+  }
   if (budget.trimmed.length === 0) return <p className="muted small">Nothing was trimmed: the whole request fits.</p>
   return (
     <ul className="trim-list" data-testid="trims">

@@ -6,7 +6,8 @@ import { messageTextOf, type Draft } from '../../state/draft'
 import { usePromptPreview } from '../../state/use-prompt-preview'
 import { DiagnosticsTab } from './DiagnosticsTab'
 import { describeRunOutcome } from './run-outcome'
-import { formatTokens, percent } from './format'
+import { estimateNote, formatTokens, percent } from './format'
+import type { RunPlace } from '../../state/versions'
 import { DisabledMemories, MemoryTab, useMemories } from './MemoryTab'
 import { RequestTab } from './RequestTab'
 import { OverrideBadge, SystemTab } from './SystemTab'
@@ -31,11 +32,13 @@ interface Props {
   chatId: string | null
   draft: Draft
   runId: string | null
+  /** Where the inspected run's answer is (chat, version); absent for a run opened from elsewhere. */
+  runPlace?: RunPlace
   onLeaveRun(): void
   onHide(): void
 }
 
-export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): React.JSX.Element {
+export function Inspector({ chatId, draft, runId, runPlace, onLeaveRun, onHide }: Props): React.JSX.Element {
   const { project, settings, updateSettings } = useApp()
   const [tab, setTab] = useState<Tab>('system')
   // A memory budget being tried: every tab previews with it until it is reset or saved.
@@ -53,7 +56,8 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
     }),
     [chatId, draft, memoryBudget]
   )
-  const live = usePromptPreview(runId ? null : input, 120, true)
+  // Always assembled, also while a stored run is shown: a problem with the next request is never hidden.
+  const live = usePromptPreview(input, 120, true)
   const run = useRunPrompt(runId)
   const preview = runId ? run.preview : live.preview
   const loading = runId ? run.loading : live.loading
@@ -76,20 +80,26 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
           </button>
         </div>
         {runId ? (
-          <div className="inspector-source run">
-            Exactly what was sent for the{' '}
+          <div className="inspector-source run" data-testid="inspector-source">
+            <strong>Stored run.</strong> {run.unsent ? 'Nothing was sent for the' : 'Exactly what was sent for the'}{' '}
             <span className="technical-id" title={`run ${runId}`}>
-              answer you picked
+              answer
             </span>
-            .{' '}
+            {runPlace ? ` in “${runPlace.chatTitle}”` : ''}
+            {runPlace?.version ? `, version ${runPlace.version.index + 1} of ${runPlace.version.count}` : ''}
+            {run.startedAt ? `, sent ${new Date(run.startedAt).toLocaleString()}` : ''}
+            {run.requests && run.requests.length > 0 ? ` (${run.requests.length === 1 ? '1 round' : `${run.requests.length} rounds`})` : ''}.{' '}
             <button className="link-button" onClick={onLeaveRun}>
               Back to live preview
             </button>
             {run.outcome && <div className="run-outcome" data-testid="run-outcome">{run.outcome}</div>}
           </div>
         ) : (
-          <div className="inspector-source">Live: what your next message would send{messageTextOf(draft) ? '' : ' (type to preview)'}.</div>
+          <div className="inspector-source" data-testid="inspector-source">
+            <strong>Live preview</strong>: what your next message would send{messageTextOf(draft) ? '' : ' (type to preview)'}.
+          </div>
         )}
+        {runId && live.preview && <NextRequestWarning preview={live.preview} onShow={onLeaveRun} />}
         {preview && <Summary preview={preview} />}
         {!runId && memoryBudget !== null && tab !== 'memory' && (
           <div className="notice small memory-trial" data-testid="memory-trial">
@@ -113,7 +123,7 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
         ))}
       </nav>
       <div className={`inspector-body tab-${tab}`} key={tab} data-testid={`inspector-${tab}`}>
-        {error && <p className="notice error">Could not assemble the prompt: {error}</p>}
+        {error && <p className="notice error">{runId ? error : `Could not assemble the prompt: ${error}`}</p>}
         {!preview && !error && (
           <p className="muted">
             <span className="spinner small" /> Assembling the prompt…
@@ -135,6 +145,22 @@ export function Inspector({ chatId, draft, runId, onLeaveRun, onHide }: Props): 
   )
 }
 
+/** Shown over a stored run: the next message would not fit, which the run's own numbers would hide. */
+function NextRequestWarning({ preview, onShow }: { preview: PromptPreview; onShow(): void }): React.JSX.Element | null {
+  const budget = preview.budget
+  if (!budget) return null
+  const used = budget.parts.reduce((sum, part) => sum + part.tokens, 0)
+  if (used <= budget.contextWindow) return null
+  return (
+    <div className="notice warn small" data-testid="next-request-warning">
+      Your next message: {formatTokens(used)} of {formatTokens(budget.contextWindow)} tokens ({percent(used, budget.contextWindow)}) — over the window, it would not be sent.{' '}
+      <button className="link-button" onClick={onShow}>
+        Show the live preview
+      </button>
+    </div>
+  )
+}
+
 function Summary({ preview }: { preview: PromptPreview }): React.JSX.Element {
   const budget = preview.budget
   const used = budget ? budget.parts.reduce((sum, part) => sum + part.tokens, 0) : null
@@ -142,8 +168,8 @@ function Summary({ preview }: { preview: PromptPreview }): React.JSX.Element {
     <div className="inspector-summary">
       <OverrideBadge mode={preview.overrideMode} />
       {budget && used !== null && (
-        <span className={used > budget.contextWindow ? 'over' : ''}>
-          {formatTokens(used)} / {formatTokens(budget.contextWindow)} tokens · {percent(used, budget.contextWindow)}
+        <span className={used > budget.contextWindow ? 'over' : ''} title={`Tokens ${estimateNote(budget.tokenScale)}`}>
+          {formatTokens(used)} / {formatTokens(budget.contextWindow)} tokens · {percent(used, budget.contextWindow)} · {budget.tokenScale ? `estimated ×${budget.tokenScale.toFixed(2)}` : 'estimated'}
         </span>
       )}
       {budget && budget.trimmed.length > 0 && <span className="badge warn">{budget.trimmed.length} trimmed</span>}
@@ -208,6 +234,8 @@ interface RunView {
   outcome: string | null
   requests: RunRequestView[] | undefined
   startedAt: string | undefined
+  /** The run ended before any request went out (refused before sending): there is nothing to show. */
+  unsent?: boolean
   loading: boolean
   error: string | null
 }
@@ -229,8 +257,9 @@ function useRunPrompt(runId: string | null): RunView {
             outcome: describeRunOutcome(run, run.prompt?.budget ?? null),
             requests: run.requests,
             startedAt: run.startedAt,
+            unsent: !run.prompt && (run.requests ?? []).length === 0 && run.status !== 'running',
             loading: false,
-            error: run.prompt ? null : 'This run has no recorded prompt.'
+            error: run.prompt ? null : run.status === 'running' ? 'This run has no recorded prompt yet.' : 'Nothing was sent for this answer: it was refused before sending (the reason is under the answer).'
           })
       )
       .catch((error: unknown) => !cancelled && setState({ preview: null, outcome: null, requests: undefined, startedAt: undefined, loading: false, error: errorMessage(error) }))

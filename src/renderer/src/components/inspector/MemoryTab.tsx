@@ -18,10 +18,13 @@ interface Props {
   loading: boolean
 }
 
-/** The slider spans what the memories need (with room above), so each step changes something visible. */
-export function sliderRange(preview: PromptPreview, budget: number): { max: number; step: number } {
+/**
+ * The slider spans what the memories need (with room above), so each step changes something visible. It is
+ * scaled on the saved budget, never on the one being tried: the scale must not change under the pointer.
+ */
+export function sliderRange(preview: PromptPreview, savedBudget: number): { max: number; step: number } {
   const needed = [...preview.memory.included, ...preview.memory.dropped].reduce((sum, item) => sum + item.tokens, 0)
-  const top = Math.max(50, Math.ceil(needed * 1.25), budget)
+  const top = Math.max(50, Math.ceil(needed * 1.25), savedBudget)
   const step = Math.max(1, Math.round(top / 200))
   return { max: Math.ceil(top / step) * step, step }
 }
@@ -31,7 +34,7 @@ export function MemoryTab({ preview, budget, onBudget, loading }: Props): React.
   const memories = useMemories()
   const saved = settings?.memoryBudget ?? 1000
   const trying = budget !== saved
-  const { max, step } = sliderRange(preview, budget)
+  const { max, step } = sliderRange(preview, saved)
   const usedTokens = preview.memory.included.reduce((sum, item) => sum + item.tokens, 0)
   const disabled = memories.filter((memory) => !memory.enabled)
 

@@ -4,6 +4,7 @@ import type { PromptPreview, RequestMessage } from '../../../../shared/prompt'
 import type { McpToolView } from '../../../../shared/trust'
 import { parseRequestBody } from './request-body'
 import { BudgetBar, TrimList } from './BudgetBar'
+import { formatTokens } from './format'
 
 // The request exactly as it leaves Glassbox: the budget against the context window, what was trimmed,
 // then every message in order with its role and prompt-cache mark.
@@ -132,8 +133,16 @@ function RunRounds({ requests }: { requests: RunRequestView[] }): React.JSX.Elem
       </h4>
       <div className="round-picker" role="group" aria-label="Request round">
         {requests.map((item, index) => (
-          <button key={item.round} className="button small ghost" aria-pressed={index === selected} onClick={() => setSelected(index)} data-testid="round-button">
+          <button
+            key={item.round}
+            className="button small ghost"
+            aria-pressed={index === selected}
+            onClick={() => setSelected(index)}
+            data-testid="round-button"
+            title={item.usage ? `Round ${item.round}: ${formatTokens(item.usage.inputTokens)} prompt tokens in, ${formatTokens(item.usage.outputTokens)} out, as the server reported them` : `Round ${item.round}: the server reported no token counts`}
+          >
             Round {item.round}
+            {item.usage && <span className="muted"> · {formatTokens(item.usage.inputTokens)} in</span>}
           </button>
         ))}
         <span className="spacer" />
@@ -143,6 +152,12 @@ function RunRounds({ requests }: { requests: RunRequestView[] }): React.JSX.Elem
       </div>
       <div className="muted small">
         {request.url} · {request.body.length.toLocaleString('en-US')} characters · sent {new Date(request.sentAt).toLocaleTimeString()}
+      </div>
+      <div className="small" data-testid="round-usage">
+        {request.usage
+          ? `Round ${request.round}, counted by the server: ${formatTokens(request.usage.inputTokens)} prompt tokens in, ${formatTokens(request.usage.outputTokens)} out${request.servedModel ? ` · answered by ${request.servedModel}` : ''}.`
+          : `Round ${request.round}: the server reported no token counts for this request.`}
+        {requests.length > 1 && totals(requests)}
       </div>
       {parsed ? (
         <>
@@ -172,4 +187,15 @@ function RunRounds({ requests }: { requests: RunRequestView[] }): React.JSX.Elem
       )}
     </section>
   )
+}
+
+/** The run's totals as the sum of its rounds, so "7,969 in" can be read back into 3,934 + 4,035. */
+function totals(requests: RunRequestView[]): string {
+  const counted = requests.filter((request) => request.usage)
+  if (counted.length === 0) return ''
+  const input = counted.map((request) => request.usage?.inputTokens ?? 0)
+  const output = counted.reduce((sum, request) => sum + (request.usage?.outputTokens ?? 0), 0)
+  const sum = input.reduce((all, value) => all + value, 0)
+  const missing = requests.length - counted.length
+  return ` Run total: ${input.map(formatTokens).join(' + ')} = ${formatTokens(sum)} in, ${formatTokens(output)} out${missing > 0 ? ` (${missing} round${missing === 1 ? '' : 's'} not reported)` : ''}.`
 }

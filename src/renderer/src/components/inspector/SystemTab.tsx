@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { OverrideMode, PromptPreview, PromptSection } from '../../../../shared/prompt'
 import { OVERRIDE_LABELS } from '../common/plain-words'
-import { formatTokens } from './format'
+import { estimateNote, formatTokens } from './format'
 
 // The system prompt exactly as sent, with an outline of its sections (tokens, sources, component).
 // Clicking a section highlights its character range in the text and scrolls to it.
@@ -29,8 +29,14 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
   // One number for one thing: the whole system prompt as the Request tab counts it. Sections nest (a memory
   // inside ## Memory), so adding them up would count the nested ones twice.
   const outer = useMemo(() => new Set(topLevel(preview.sections).map((section) => section.id)), [preview.sections])
-  const topLevelTokens = useMemo(() => preview.sections.filter((section) => outer.has(section.id)).reduce((sum, section) => sum + section.tokens, 0), [preview.sections, outer])
+  // Sections are counted on their own at the plain estimate; the header counts the whole prompt at the
+  // server's scale. Rows are shown at that scale, and what the sections alone do not account for (headings and
+  // blank lines between them, token boundaries) gets its own row, so the top-level rows add up to the header.
+  const scale = preview.budget?.tokenScale ?? 1
+  const shownTokens = (section: PromptSection): number => Math.ceil(section.tokens * scale)
+  const topLevelTokens = preview.sections.filter((section) => outer.has(section.id)).reduce((sum, section) => sum + shownTokens(section), 0)
   const total = preview.budget?.parts.find((part) => part.name === 'system')?.tokens ?? topLevelTokens
+  const between = total - topLevelTokens
 
   // Scroll only the prompt text, so the outline stays where the user clicked.
   useEffect(() => {
@@ -46,16 +52,24 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
         <span className="muted small">{OVERRIDE_TEXT[preview.overrideMode]}</span>
         <span className="spacer" />
         <span className="muted small">
-          <span data-testid="system-total">
-            {preview.sections.length} sections · {formatTokens(total)} tokens
+          <span data-testid="system-total" title={`Tokens ${estimateNote(preview.budget?.tokenScale)}`}>
+            {preview.sections.length} sections · {formatTokens(total)} tokens ({estimateNote(preview.budget?.tokenScale)})
           </span>
         </span>
       </div>
       {preview.overrideMode === 'runtime' && <div className="notice">This run was given a complete system prompt; sections, memory and overrides below do not apply.</div>}
       <ol className="outline" data-testid="outline">
         {preview.sections.map((section) => (
-          <OutlineItem key={section.id} section={section} total={total} nested={!outer.has(section.id)} selected={section.id === selectedId} onSelect={() => setSelectedId(section.id === selectedId ? null : section.id)} />
+          <OutlineItem key={section.id} section={section} tokens={shownTokens(section)} total={total} nested={!outer.has(section.id)} selected={section.id === selectedId} onSelect={() => setSelectedId(section.id === selectedId ? null : section.id)} />
         ))}
+        {preview.sections.length > 0 && between !== 0 && (
+          <li className="outline-item outline-between" data-testid="outline-between" title="Headings and blank lines between the sections, and tokens that span two of them: counted in the whole prompt, not in any one section">
+            <span className="outline-row">
+              <span className="outline-title muted">Between sections</span>
+              <span className="outline-tokens">{formatTokens(between)}</span>
+            </span>
+          </li>
+        )}
         {preview.sections.length === 0 && <li className="muted small">No section map for this prompt.</li>}
       </ol>
       <pre className="prompt-text system-text" ref={text} data-testid="system-text" tabIndex={0}>
@@ -75,14 +89,14 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
   )
 }
 
-function OutlineItem(props: { section: PromptSection; total: number; nested: boolean; selected: boolean; onSelect(): void }): React.JSX.Element {
+function OutlineItem(props: { section: PromptSection; tokens: number; total: number; nested: boolean; selected: boolean; onSelect(): void }): React.JSX.Element {
   const { section } = props
-  const share = props.total > 0 ? (section.tokens / props.total) * 100 : 0
+  const share = props.total > 0 ? (props.tokens / props.total) * 100 : 0
   return (
     <li className={`outline-item ${props.selected ? 'selected' : ''} ${props.nested ? 'nested' : ''}`} title={props.nested ? 'Part of the section above: its tokens are counted there too' : undefined}>
       <button onClick={props.onSelect} title={`${section.component} · characters ${section.start}–${section.end}`}>
         <span className="outline-title">{section.title}</span>
-        <span className="outline-tokens">{formatTokens(section.tokens)}</span>
+        <span className="outline-tokens">{formatTokens(props.tokens)}</span>
         <span className="outline-share" style={{ width: `${Math.max(2, share)}%` }} />
       </button>
       {props.selected && (

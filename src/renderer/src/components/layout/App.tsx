@@ -20,6 +20,7 @@ import { ErrorBoundary, PanelError } from '../common/ErrorBoundary'
 import { useLearnedMemoryNotices } from '../../state/use-learned-memories'
 import { useTrust } from '../../state/use-trust'
 import { TrustDialog, TrustIndicator } from './TrustDialog'
+import type { RunPlace } from '../../state/versions'
 
 // Top bar; sidebar | chat or panel | prompt inspector. The draft lives here because the composer writes
 // it and the inspector previews it. Panes are resizable and remembered; when the inspector would leave the
@@ -35,7 +36,8 @@ export function App(): React.JSX.Element {
   const { ready, project, view, activeChatId, newChat, setView } = useApp()
   const controller = useChat(activeChatId)
   const [drafts, setDrafts] = useState<Record<string, Draft>>({})
-  const [inspectedRun, setInspectedRun] = useState<string | null>(null)
+  const [inspected, setInspected] = useState<{ runId: string; place?: RunPlace } | null>(null)
+  const inspectedRun = inspected?.runId ?? null
   const [inspectorOpen, setInspectorOpen] = useState(true)
   const draftKey = activeChatId ?? ''
   const draft = drafts[draftKey] ?? EMPTY_DRAFT
@@ -66,11 +68,15 @@ export function App(): React.JSX.Element {
   )
   useLearnedMemoryNotices()
   const trust = useTrust()
-  const inspectRun = useCallback((runId: string) => {
-    setInspectedRun(runId)
+  const inspectRun = useCallback((runId: string, place?: RunPlace) => {
+    setInspected({ runId, place })
     setInspectorOpen(true)
     setOverlayOpen(true)
   }, [])
+  // ‹ › on the inspected answer, or a new version of it: the inspector shows the answer now on screen.
+  const followRun = useCallback((runId: string, place?: RunPlace) => setInspected({ runId, place }), [])
+  // Another chat (or a new one) opened: an answer of the chat left behind is no longer what is on screen.
+  useEffect(() => setInspected((current) => (current?.place && current.place.chatId !== activeChatId ? null : current)), [activeChatId])
 
   // Layout (#16): pane widths, the inspector docked or as a tab, shortcuts and their help sheet.
   const { widths, resize, viewportWidth } = usePaneWidths()
@@ -130,6 +136,8 @@ export function App(): React.JSX.Element {
               draft={draft}
               onDraft={setDraft}
               onInspectRun={inspectRun}
+            inspectedRunId={inspectedRun}
+            onFollowRun={followRun}
               onStartWith={(question) => void startWith(question)}
               onStartChat={(first) => void startChat(first)}
               autoSend={autoSendChat !== null && autoSendChat === activeChatId}
@@ -150,7 +158,7 @@ export function App(): React.JSX.Element {
       )}
       {inspectorShown && (
         <ErrorBoundary resetKey={`${activeChatId ?? ''}:${inspectedRun ?? ''}`} fallback={(error, retry) => <PanelError name="prompt inspector" className="inspector" error={error} retry={retry} />}>
-          <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} onLeaveRun={() => setInspectedRun(null)} onHide={() => (layout === 'tab' ? setOverlayOpen(false) : setInspectorOpen(false))} />
+          <Inspector chatId={activeChatId} draft={draft} runId={inspectedRun} runPlace={inspected?.place} onLeaveRun={() => setInspected(null)} onHide={() => (layout === 'tab' ? setOverlayOpen(false) : setInspectorOpen(false))} />
         </ErrorBoundary>
       )}
       {helpOpen && <HelpSheet onClose={() => setHelpOpen(false)} />}

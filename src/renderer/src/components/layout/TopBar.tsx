@@ -1,5 +1,6 @@
 import { useMemo } from 'react'
 import { useApp } from '../../state/app-state'
+import { modelName } from '../../state/model-name'
 
 // Model picker (detected local servers), test mode, channel preview, timezone, and Sync.
 
@@ -31,22 +32,23 @@ export function TopBar({ extra }: { extra?: React.ReactNode } = {}): React.JSX.E
           <span>Model</span>
           <select
             data-testid="model-picker"
+            title={settings?.model ?? undefined}
             value={selectedValue}
             onChange={(event) => {
               const [endpoint, ...rest] = event.target.value.split('|')
               if (endpoint) void updateSettings({ endpoint, model: rest.join('|') })
             }}
           >
-            {!knownSelection && <option value={selectedValue}>{settings?.model ? `${settings.model} (not detected)` : models === null ? 'Detecting…' : running.length > 0 ? 'Automatic (first detected model)' : 'No model server found'}</option>}
+            {!knownSelection && <option value={selectedValue}>{settings?.model ? `${modelName(settings.model)} (not detected)` : models === null ? 'Detecting…' : running.length > 0 ? 'Automatic (first detected model)' : 'No model server found'}</option>}
             {running.map((server) => (
               <optgroup key={server.baseUrl} label={`${server.label} · ${server.baseUrl}`}>
                 {server.models.map((model) => (
                   <option
                     key={model.id}
                     value={`${server.baseUrl}|${model.id}`}
-                    title={model.contextWindow ? `Context window ${model.contextWindow.toLocaleString('en-US')} tokens, from ${model.contextSource ?? 'the server'}` : 'Context window unknown — set it in settings'}
+                    title={`${model.id}\n${model.contextWindow ? `Context window ${model.contextWindow.toLocaleString('en-US')} tokens, from ${model.contextSource ?? 'the server'}` : 'Context window unknown — set it in settings'}`}
                   >
-                    {model.id}
+                    {modelName(model.id)}
                     {model.contextWindow ? ` · ${Math.round(model.contextWindow / 1024)}k ctx` : ''}
                   </option>
                 ))}

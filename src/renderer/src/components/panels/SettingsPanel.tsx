@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { SERVER_KINDS, type EndpointSetting } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'
 import { AppearanceSettings } from './AppearanceSettings'
 import { TrustSettings } from './TrustSettings'
@@ -76,10 +77,11 @@ export function SettingsPanel({ trust }: { trust?: TrustState } = {}): React.JSX
           )}
         </div>
       </form>
+      <ServerList />
       <h3>Detected servers</h3>
       <ul className="server-list">
         {(models ?? []).map((server) => (
-          <li key={server.baseUrl}>
+          <li key={server.baseUrl} data-testid="server-status">
             <span className={`status-dot ${server.running ? 'ok' : 'off'}`} />
             <strong>{server.label}</strong> <code>{server.baseUrl}</code>{' '}
             <span className="muted small">{server.running ? `${server.models.length} models` : (server.error ?? 'not running')}</span>
@@ -95,5 +97,81 @@ export function SettingsPanel({ trust }: { trust?: TrustState } = {}): React.JSX
       {trust && <TrustSettings trust={trust} />}
       <AppearanceSettings />
     </section>
+  )
+}
+
+const KIND_LABELS: Record<EndpointSetting['preset'], string> = {
+  ollama: 'Ollama',
+  'llama.cpp': 'llama.cpp',
+  lmstudio: 'LM Studio',
+  vllm: 'vLLM',
+  jan: 'Jan',
+  custom: 'Other'
+}
+
+/**
+ * The model servers the user added, beside the presets Glassbox probes anyway: each with its kind (which
+ * endpoints tell its window), address and optional API key. The picker and the Tests panel list all of them.
+ */
+function ServerList(): React.JSX.Element {
+  const { settings, updateSettings, refreshModels } = useApp()
+  const saved = settings?.endpoints ?? []
+  const [rows, setRows] = useState<EndpointSetting[]>(saved)
+  const [state, setState] = useState<'idle' | 'saving' | 'saved'>('idle')
+  const savedKey = JSON.stringify(saved)
+  useEffect(() => setRows(JSON.parse(savedKey) as EndpointSetting[]), [savedKey])
+  const change = (index: number, patch: Partial<EndpointSetting>): void => {
+    setRows((all) => all.map((row, at) => (at === index ? { ...row, ...patch } : row)))
+    setState('idle')
+  }
+  const valid = rows.every((row) => /^https?:\/\/\S+$/.test(row.url.trim()))
+  return (
+    <form
+      className="settings-form server-settings"
+      data-testid="server-settings"
+      onSubmit={(event) => {
+        event.preventDefault()
+        setState('saving')
+        const endpoints = rows.map((row) => ({ preset: row.preset, url: row.url.trim(), ...(row.apiKey?.trim() ? { apiKey: row.apiKey.trim() } : {}) }))
+        void updateSettings({ endpoints }).then((done) => {
+          setState(done ? 'saved' : 'idle')
+          if (done) void refreshModels()
+        })
+      }}
+    >
+      <h3>Model servers</h3>
+      <p className="muted small">Servers on other ports or machines, used side by side with the ones Glassbox finds on their default ports. A key is sent only to its own server.</p>
+      {rows.length === 0 && <p className="muted small">None added.</p>}
+      {rows.map((row, index) => (
+        <div className="server-row" key={index} data-testid="server-row">
+          <select aria-label="Server kind" value={row.preset} onChange={(event) => change(index, { preset: SERVER_KINDS.find((kind) => kind === event.target.value) ?? 'custom' })}>
+            {SERVER_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {KIND_LABELS[kind]}
+              </option>
+            ))}
+          </select>
+          <input className="input" aria-label="Server address" value={row.url} placeholder="http://127.0.0.1:8081/v1" onChange={(event) => change(index, { url: event.target.value })} data-testid="server-url" />
+          <input className="input" aria-label="API key (optional)" type="password" autoComplete="off" value={row.apiKey ?? ''} placeholder="API key (optional)" onChange={(event) => change(index, { apiKey: event.target.value })} />
+          <button type="button" className="button small ghost" onClick={() => (setRows((all) => all.filter((_, at) => at !== index)), setState('idle'))} aria-label={`Remove ${row.url || 'this server'}`}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <div className="row">
+        <button type="button" className="button small" onClick={() => (setRows((all) => [...all, { preset: 'llama.cpp', url: '' }]), setState('idle'))} data-testid="add-server">
+          Add a server
+        </button>
+        <button className="button primary small" type="submit" disabled={!valid || state === 'saving'} data-testid="save-servers">
+          {state === 'saving' ? 'Saving…' : 'Use these servers'}
+        </button>
+        {!valid && <small className="error-text">Each address starts with http:// or https://</small>}
+        {state === 'saved' && (
+          <span className="muted small" role="status">
+            Saved
+          </span>
+        )}
+      </div>
+    </form>
   )
 }
