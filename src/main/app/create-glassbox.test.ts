@@ -71,8 +71,9 @@ describe('createGlassbox', () => {
     expect(run.status).toBe('done')
     expect(run.prompt?.system).toContain('## SQL Query Rules')
     // What the inspector shows is what was sent.
-    const sentSystem = JSON.stringify(server.chatRequests()[0].body)
-    expect(sentSystem).toContain(JSON.stringify(run.prompt?.system).slice(1, 200))
+    const sent = server.chatRequests()[0].body as { messages: { role: string; content: unknown }[] }
+    expect(sent.messages[0]).toEqual({ role: 'system', content: run.prompt?.system })
+    expect(sent.messages.at(-1)).toEqual({ role: 'user', content: run.prompt?.user })
   })
 
   it('previews the prompt the next question would send, with memory from the store', async () => {
