@@ -136,14 +136,6 @@ export class ChatsRepo {
     return toSummary(row)
   }
 
-  projectOf(chatId: string): number {
-    const row = this.context.read(() =>
-      this.context.statement(`SELECT project_id FROM chats WHERE id = ?`).pluck().get(chatId)
-    )
-    if (typeof row !== 'number') throw new StoreNotFoundError('chat', chatId)
-    return row
-  }
-
   /**
    * The chat with its live messages in order, each assistant message carrying its run's tool calls and
    * figures, and the earlier versions of its questions.

@@ -8,8 +8,9 @@ import { evaluations } from './0060-evaluations'
 import { answerVersions } from './0070-answer-versions'
 import { chatListIndex } from './0080-chat-list-index'
 import { runOwner } from './0090-run-owner'
+import { dropQueryResults } from './0130-drop-query-results'
 
 /** Every schema step in order. Append only: a released step is never edited, a new file fixes it. */
-export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, tokenScales, runRequests, evaluations, answerVersions, chatListIndex, runOwner]
+export const MIGRATIONS: readonly Migration[] = [initial, memoryTokens, memoryCounts, tokenScales, runRequests, evaluations, answerVersions, chatListIndex, runOwner, dropQueryResults]
 
 checkRegistry(MIGRATIONS)
