@@ -32,7 +32,6 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     getSettings: () => call('getSettings'),
     updateSettings: (input) => call('updateSettings', input),
     listModels: () => call('listModels'),
-    runTests: (input) => call('runTests', input),
     syncProject: (input) => call('syncProject', input),
     listTestCases: (input) => call('listTestCases', input),
     runEvaluation: (input) => call('runEvaluation', input),

@@ -67,7 +67,6 @@ export const apiInputs = {
     memoryBudget: z.number().int().min(0).max(1_000_000).optional(),
     contextWindow: z.number().int().min(512).max(10_000_000).nullable().optional()
   }),
-  runTests: z.strictObject({ names: z.array(text(500)).optional() }),
   syncProject: z.strictObject({}),
   // Evaluations (tests/*.yml across several models; #15)
   listTestCases: z.strictObject({}),
@@ -238,13 +237,6 @@ export interface TestCaseResult {
   message?: string
 }
 
-export interface TestReport {
-  passed: number
-  failed: number
-  errored: number
-  cases: TestCaseResult[]
-}
-
 // Evaluations (#15): a suite run across several models, stored with per-case outcomes.
 
 export const EVALUATION_OUTCOMES = [
@@ -388,7 +380,6 @@ export type PushEvent =
   | { channel: 'run'; event: RunEvent }
   | { channel: 'project-changed'; project: ProjectInfo }
   | { channel: 'sync-progress'; progress: SyncProgress }
-  | { channel: 'test-progress'; result: TestCaseResult }
   | { channel: 'evaluation-progress'; progress: EvaluationProgress }
   /** Memories learned in the background from a chat (the UI says so quietly, with undo). */
   | { channel: 'memory-learned'; chatId: string; memories: MemoryView[] }
@@ -418,7 +409,6 @@ export interface GlassboxApi {
   getSettings(): Promise<Settings>
   updateSettings(input: ApiInputs['updateSettings']): Promise<Settings>
   listModels(): Promise<ModelServerView[]>
-  runTests(input: ApiInputs['runTests']): Promise<TestReport>
   syncProject(input: ApiInputs['syncProject']): Promise<SyncSummary>
   listTestCases(input: ApiInputs['listTestCases']): Promise<TestCaseInfo[]>
   /** Runs the suite for each model (one case at a time per server) and stores it; resolves when done or cancelled. */

@@ -466,10 +466,13 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         { preset: 'llamacpp', label: 'llama.cpp server', baseUrl: 'http://127.0.0.1:8080/v1', running: false, models: [], error: 'connection refused' }
       ]
     },
-    async runTests({ names }) {
-      const wanted = names ?? requireProject().tests
+    // Evaluations: one scripted model's run over the project's cases, kept in memory.
+    async listTestCases() {
+      return requireProject().tests.map((name) => ({ file: `tests/${name}.yml`, name, prompt: `The question of ${name}` }))
+    },
+    async runEvaluation({ models }) {
       const cases: TestCaseResult[] = []
-      for (const name of wanted) {
+      for (const name of requireProject().tests) {
         await new Promise((done) => setTimeout(done, 120))
         const passed = name === 'total_revenue'
         const result: TestCaseResult = {
@@ -484,17 +487,9 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
           message: passed ? undefined : 'Row 2 differs: expected 4, got 5.'
         }
         cases.push(result)
-        emit({ channel: 'test-progress', result })
       }
-      return { passed: cases.filter((item) => item.status === 'passed').length, failed: cases.filter((item) => item.status === 'failed').length, errored: 0, cases }
-    },
-    // Evaluations: the runTests results above as one model's run, kept in memory.
-    async listTestCases() {
-      return requireProject().tests.map((name) => ({ file: `tests/${name}.yml`, name, prompt: `The question of ${name}` }))
-    },
-    async runEvaluation({ models }) {
-      const report = await api.runTests({})
-      const cases = report.cases.map((item) => ({
+      const report = { passed: cases.filter((item) => item.status === 'passed').length, failed: cases.filter((item) => item.status === 'failed').length, errored: 0 }
+      const evaluated = cases.map((item) => ({
         ...item,
         file: `tests/${item.name}.yml`,
         outcome: item.status === 'passed' ? ('passed' as const) : ('failed: wrong result' as const),
@@ -512,7 +507,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         passed: report.passed,
         failed: report.failed,
         errored: report.errored,
-        cases
+        cases: evaluated
       }
       const detail: EvaluationDetail = {
         id: newId('eval'),

@@ -7,6 +7,9 @@ import { openUi, SCREENSHOT_DIR, startNewChat, waitForLastAnswerDone, type UiSes
 // The real renderer in headless Chromium against the fake API: every main screen, the inspector, the
 // streaming chat, and the figures we promise (cold start, inspector update cost, DOM size with 5,000 messages).
 
+/** The page's frame callback, for the functions evaluated in the browser (the Node types have no DOM). */
+declare const requestAnimationFrame: (callback: () => void) => number
+
 let api: FakeApi
 let ui: UiSession
 

@@ -125,8 +125,8 @@ describe('createGlassbox', () => {
 
   it('runs the evaluation cases through stored test-mode runs', async () => {
     await open(revenueScript)
-    const report = await glassbox.runTests({})
-    expect(report.cases.map((testCase) => [testCase.name, testCase.status])).toEqual([['total_revenue', 'passed']])
+    const [report] = (await glassbox.runEvaluation({})).runs
+    expect(report.cases.map((testCase) => [testCase.name, testCase.outcome])).toEqual([['total_revenue', 'passed']])
     const run = await glassbox.getRun({ runId: report.cases[0].runId ?? '' })
     expect(run.testMode).toBe(true)
     expect(run.prompt?.system).not.toContain('clarification')

@@ -350,12 +350,6 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     async listModels() {
       return listModelServers(settings().endpoint)
     },
-    async runTests({ names }) {
-      const files = names && (await evaluations.listCases()).filter((item) => names.includes(item.name) || names.includes(item.file)).map((item) => item.file)
-      const detail = await evaluations.run({ models: await evaluationModels(undefined), files })
-      const run = detail.runs[0]
-      return { passed: run?.passed ?? 0, failed: run?.failed ?? 0, errored: run?.errored ?? 0, cases: run?.cases ?? [] }
-    },
     async listTestCases() {
       return evaluations.listCases()
     },

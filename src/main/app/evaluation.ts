@@ -145,7 +145,6 @@ export class EvaluationService {
               ...(progress.result ? { result: progress.result } : {})
             }
           })
-          if (progress.result) push({ channel: 'test-progress', result: progress.result })
         }
       })
     } finally {

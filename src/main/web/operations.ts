@@ -72,7 +72,6 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     setMemoryEnabled: (input) => api.setMemoryEnabled(parse('setMemoryEnabled', i.setMemoryEnabled, input)),
     deleteMemory: (input) => api.deleteMemory(parse('deleteMemory', i.deleteMemory, input)),
     updateSettings: (input) => api.updateSettings(parse('updateSettings', i.updateSettings, input)),
-    runTests: (input) => api.runTests(parse('runTests', i.runTests, input)),
     syncProject: (input) => api.syncProject(parse('syncProject', i.syncProject, input)),
     listTestCases: (input) => api.listTestCases(parse('listTestCases', i.listTestCases, input)),
     runEvaluation: (input) => api.runEvaluation(parse('runEvaluation', i.runEvaluation, input)),
