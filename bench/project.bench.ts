@@ -7,7 +7,7 @@ import { loadProject } from '../src/main/project/load'
 import type { ProjectSnapshot } from '../src/main/project/types'
 import { openProject } from '../src/main/project/watch'
 import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
-import { DEFAULT_TOOL_NAMES } from '../src/main/prompt/system/tool-names'
+import { createAgentTools } from '../src/main/agent/tools'
 import { makeTempDir, REPO_ROOT } from '../test/support/fixtures'
 import { makeLargeProject } from '../test/support/large-project'
 import { measure, summarise, withFloor, type Figure } from './harness'
@@ -65,7 +65,7 @@ function assemble(project: ProjectSnapshot, memories: MemoryItem[] = []): string
     now: new Date(),
     timezone: 'UTC',
     testMode: false,
-    tools: [...DEFAULT_TOOL_NAMES]
+    tools: createAgentTools().map((tool) => tool.name)
   })
   if (prompt.sections.reduce((sum, section) => sum + section.tokens, 0) <= 0) throw new Error('a prompt without tokens')
   return prompt.text
