@@ -115,6 +115,7 @@ export interface ToolCallView {
   args: Record<string, unknown>
   ok: boolean | null
   output: string
+  /** The tool's structured result, typed per tool in src/shared/tools (read it with the renderer's tool-data). */
   data?: unknown
 }
 
@@ -421,39 +422,4 @@ export interface GlassboxApi {
   cancelSync(input: ApiInputs['cancelSync']): Promise<void>
   /** Subscribe to pushed events; returns the unsubscribe function. */
   subscribe(listener: (event: PushEvent) => void): () => void
-}
-
-// Structured `data` of a tool's result, as the UI draws it (RunEvent `tool-end.data`, ToolCallView.data).
-// The UI also accepts snake_case keys and rows given as objects, and falls back to the tool's args.
-
-/** `execute_sql`: the rows the model saw (capped) and how many exist. */
-export interface SqlResultData {
-  queryId: string
-  columns: string[]
-  rows: unknown[][]
-  /** Rows the query returned in total (more than `rows.length` when capped). */
-  rowCount: number
-}
-
-/** `display_chart`: the chart spec (same fields as the tool's args) plus, optionally, the query's rows. */
-export interface ChartData {
-  queryId: string
-  chartType: string
-  xAxisKey: string
-  xAxisType?: string
-  series: { dataKey: string; label?: string; color?: string }[]
-  title: string
-  columns?: string[]
-  rows?: unknown[][]
-}
-
-/** `clarification`: a question for the user with options to pick from. */
-export interface ClarificationData {
-  question: string
-  options: string[]
-}
-
-/** `suggest_follow_ups`: questions the user may ask next. */
-export interface FollowUpsData {
-  suggestions: string[]
 }

@@ -16,6 +16,7 @@ import type {
   EvaluationModelRun
 } from '../../src/shared/api'
 import type { RunEvent } from '../../src/shared/events'
+import type { CellValue, ExecuteSqlResult } from '../../src/shared/tools'
 import { buildMatrix, compareEvaluations } from '../../src/main/eval/matrix'
 import type { RequestMessage } from '../../src/shared/prompt'
 import { buildFakePreview } from './fake-prompt'
@@ -42,7 +43,7 @@ export const FAKE_PROJECT_ROOT = '/projects/nao-example'
 
 const TABLES = ['customers', 'orders', 'raw_customers', 'raw_orders', 'raw_payments', 'stg_customers', 'stg_orders', 'stg_payments']
 
-const MONTHLY_ROWS: unknown[][] = [
+const MONTHLY_ROWS: CellValue[][] = [
   ['2018-01', 12.4, 38],
   ['2018-02', 14.1, 42],
   ['2018-03', 19.7, 57],
@@ -72,8 +73,13 @@ function sqlCall(callId: string): ToolCallView {
     args: { sql_query: SQL, database_id: 'jaffle_shop' },
     ok: true,
     output: '| month | revenue_k | orders |\n|---|---|---|\n| 2018-01 | 12.4 | 38 |\n… 3 more rows',
-    data: { queryId: 'q1', columns: ['month', 'revenue_k', 'orders'], rows: MONTHLY_ROWS, rowCount: 4 }
+    data: sqlResult('q1', SQL, ['month', 'revenue_k', 'orders'], MONTHLY_ROWS)
   }
+}
+
+/** A result as execute_sql returns it, every row kept and shown. */
+function sqlResult(queryId: string, sql: string, columns: string[], rows: CellValue[][]): ExecuteSqlResult {
+  return { queryId, databaseId: 'jaffle_shop', sql, engine: 'duckdb', columns, rows, totalRows: rows.length, shownRows: Math.min(rows.length, 50) }
 }
 
 function chartCall(callId: string): ToolCallView {
@@ -179,7 +185,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     for (let turn = 1; turn <= 20; turn++) {
       const queryId = `heavy_q${turn}`
       const rows = Array.from({ length: 500 }, (_, day) => [`2018-${String(1 + (day % 12)).padStart(2, '0')}-${String(1 + (day % 28)).padStart(2, '0')} #${day}`, Math.round((1000 + ((day * 37 * turn) % 9000)) * 100) / 100, (day * 13 + turn) % 250])
-      const sql: ToolCallView = { callId: `heavy-sql-${turn}`, name: 'execute_sql', args: { sql_query: `SELECT day, revenue, orders FROM daily_revenue_${turn} ORDER BY day` }, ok: true, output: `500 rows (query_id: ${queryId})`, data: { queryId, columns: ['day', 'revenue', 'orders'], rows, rowCount: 500 } }
+      const sql: ToolCallView = { callId: `heavy-sql-${turn}`, name: 'execute_sql', args: { sql_query: `SELECT day, revenue, orders FROM daily_revenue_${turn} ORDER BY day` }, ok: true, output: `500 rows (query_id: ${queryId})`, data: sqlResult(queryId, `SELECT day, revenue, orders FROM daily_revenue_${turn} ORDER BY day`, ['day', 'revenue', 'orders'], rows) }
       const chart: ToolCallView = { callId: `heavy-chart-${turn}`, name: 'display_chart', args: { query_id: queryId, chart_type: turn % 2 ? 'bar' : 'line', x_axis_key: 'day', x_axis_type: 'category', series: [{ data_key: 'revenue', label: 'Revenue' }], title: `Daily revenue, segment ${turn}` }, ok: true, output: 'Chart displayed.' }
       messages.push({ id: `heavy-u${turn}`, role: 'user', text: `Daily revenue for segment ${turn}?`, createdAt: now() })
       messages.push({ id: `heavy-a${turn}`, role: 'assistant', text: `Segment ${turn} made **$${(1234567 * turn).toLocaleString('en-US')}** over 500 days.\n\n| metric | value |\n|---|---:|\n| days | 500 |\n| revenue | ${1234567 * turn} |`, runId: `run-heavy-${turn}`, toolCalls: [sql, chart], createdAt: now(), status: 'done', figures: { model: 'qwen2.5-coder:7b', firstTokenMs: 420, totalMs: 6100, inputTokens: 6100, outputTokens: 180 } })
