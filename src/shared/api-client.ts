@@ -11,6 +11,7 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
   return {
     getProject: () => call('getProject'),
     openProject: (input) => call('openProject', input),
+    listRecentProjects: () => call('listRecentProjects'),
     listChats: (input) => call('listChats', input),
     createChat: (input) => call('createChat', input),
     getChat: (input) => call('getChat', input),

@@ -389,6 +389,8 @@ export type PushEvent =
 export interface GlassboxApi {
   getProject(): Promise<ProjectInfo | null>
   openProject(input: ApiInputs['openProject']): Promise<ProjectInfo>
+  /** Project folders opened before, newest first (kept in the store, shared by the app, web mode and the CLI). */
+  listRecentProjects(): Promise<string[]>
   listChats(input: ApiInputs['listChats']): Promise<ChatSummary[]>
   createChat(input: ApiInputs['createChat']): Promise<ChatSummary>
   getChat(input: ApiInputs['getChat']): Promise<ChatDetail>

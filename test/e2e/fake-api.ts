@@ -110,6 +110,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   const runs = new Map<string, { chatId: string; cancelled: boolean; assistant: ChatMessageView }>()
   const chats = new Map<string, ChatDetail>()
   let current: ProjectInfo | null = options.noProject ? null : project()
+  let recentProjects: string[] = current ? [current.root] : []
   let nextId = 1
   let nextMemoryId = 4
   const now = (): string => new Date(Date.UTC(2026, 10, 29, 9, 0, nextId++)).toISOString()
@@ -329,7 +330,11 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     async openProject({ path }) {
       if (path.includes('missing')) throw new Error(`Cannot open "${path}": the folder does not exist.`)
       current = { ...project(), root: path, name: path.split('/').filter(Boolean).pop() ?? 'project' }
+      recentProjects = [path, ...recentProjects.filter((item) => item !== path)].slice(0, 10)
       return current
+    },
+    async listRecentProjects() {
+      return recentProjects
     },
     async listChats({ search }) {
       requireProject()

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { realpathSync, writeFileSync } from 'node:fs'
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PushEvent } from '../../shared/api'
 import type { RunEvent } from '../../shared/events'
@@ -74,6 +74,23 @@ describe('createGlassbox', () => {
     const sent = server.chatRequests()[0].body as { messages: { role: string; content: unknown }[] }
     expect(sent.messages[0]).toEqual({ role: 'system', content: run.prompt?.system })
     expect(sent.messages.at(-1)).toEqual({ role: 'user', content: run.prompt?.user })
+  })
+
+  it('keeps the ten most recently opened projects, newest first, in the store', async () => {
+    await open([])
+    const folders = Array.from({ length: 11 }, (_, index) => {
+      const dir = join(temp.dir, `project-${index}`)
+      mkdirSync(dir)
+      return realpathSync(dir)
+    })
+    for (const folder of folders) await glassbox.openProject({ path: folder })
+    await glassbox.openProject({ path: folders[3] })
+    const expected = [folders[3], ...folders.slice(4).reverse(), folders[2], folders[1]]
+    expect(await glassbox.listRecentProjects()).toEqual(expected)
+    await glassbox.close()
+    // Another process on the same store (the CLI, web mode) sees the same list.
+    glassbox = await createGlassbox({ dataDir: temp.dir, watch: false, extractMemories: false })
+    expect(await glassbox.listRecentProjects()).toEqual(expected)
   })
 
   it('previews the prompt the next question would send, with memory from the store', async () => {

@@ -277,6 +277,9 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     async openProject({ path }) {
       return (await open(path)).info()
     },
+    async listRecentProjects() {
+      return recentProjects()
+    },
     async listChats({ search }) {
       return store.chats.list(session().projectId, search)
     },

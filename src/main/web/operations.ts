@@ -12,6 +12,7 @@ const allInputs = {
   getProject: noInput,
   getSettings: noInput,
   listModels: noInput,
+  listRecentProjects: noInput,
   ...apiInputs
 } as const
 
@@ -52,6 +53,7 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     getProject: async (input) => (parse('getProject', i.getProject, input), api.getProject()),
     getSettings: async (input) => (parse('getSettings', i.getSettings, input), api.getSettings()),
     listModels: async (input) => (parse('listModels', i.listModels, input), api.listModels()),
+    listRecentProjects: async (input) => (parse('listRecentProjects', i.listRecentProjects, input), api.listRecentProjects()),
     openProject: (input) => api.openProject(parse('openProject', i.openProject, input)),
     listChats: (input) => api.listChats(parse('listChats', i.listChats, input)),
     createChat: (input) => api.createChat(parse('createChat', i.createChat, input)),

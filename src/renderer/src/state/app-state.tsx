@@ -1,7 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { ApiInputs, ChatSummary, GlassboxApi, ModelServerView, ProjectInfo, PushEvent, Settings, SyncProgress, SyncSummary } from '../../../shared/api'
 import type { Transport } from '../transport'
-import { loadRecentProjects, rememberProject } from './recent-projects'
 import { useNewestReply } from './newest-reply'
 import { errorMessage } from '../../../shared/error-message'
 
@@ -91,7 +90,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
   const api = transport.api
   const [ready, setReady] = useState(false)
   const [project, setProject] = useState<ProjectInfo | null>(null)
-  const [recentProjects, setRecentProjects] = useState(loadRecentProjects)
+  const [recentProjects, setRecentProjects] = useState<string[]>([])
   const [settings, setSettings] = useState<Settings | null>(null)
   const [models, setModels] = useState<ModelServerView[] | null>(null)
   const [modelsLoading, setModelsLoading] = useState(false)
@@ -154,11 +153,11 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     let cancelled = false
     void (async () => {
       try {
-        const [loadedProject, loadedSettings] = await Promise.all([api.getProject(), api.getSettings()])
+        const [loadedProject, loadedSettings, recent] = await Promise.all([api.getProject(), api.getSettings(), api.listRecentProjects()])
         if (cancelled) return
         setProject(loadedProject)
         setSettings(loadedSettings)
-        if (loadedProject) setRecentProjects(rememberProject(loadedProject.root))
+        setRecentProjects(recent)
       } catch (error) {
         notify('error', `Could not load the app state: ${errorMessage(error)}`)
       } finally {
@@ -195,7 +194,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
         setProject(opened)
         setActiveChatId(null)
         setView('chat')
-        setRecentProjects(rememberProject(opened.root))
+        setRecentProjects(await api.listRecentProjects())
         setRevision((value) => value + 1)
         return true
       } catch (error) {
