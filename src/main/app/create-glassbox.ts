@@ -6,7 +6,7 @@ import { createAgentTools } from '../agent/tools'
 import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
 import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
-import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
+import { DEFAULT_CHAT_TITLE, titleFrom } from '../../shared/chat-title'
 import type { ApiInputs, ChatDetail, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import { RunManager, toHistory, type StartedRun } from './chat-runs'
@@ -69,13 +69,6 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
-const TITLE_CHARS = 60
-
-/** A new chat is named after its first question, so the sidebar tells chats apart. */
-function chatTitle(question: string): string {
-  const flat = question.replace(/\s+/g, ' ').trim()
-  return flat.length > TITLE_CHARS ? flat.slice(0, TITLE_CHARS - 1) + '…' : flat
-}
 const MAX_RECENT_PROJECTS = 10
 
 export class NoProjectOpenError extends Error {
@@ -146,7 +139,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     // The run reads the whole chat once; naming it needs only its title and whether it is still empty.
     const untitled = store.chats.summary(chatId).title === DEFAULT_CHAT_TITLE && store.chats.recentMessages(chatId, 1).length === 0
     const userMessage = store.chats.addMessage({ chatId, role: 'user', text: question, status: 'done', turnId })
-    if (untitled) store.chats.rename(chatId, chatTitle(text))
+    // A new chat is named after its first question, so the sidebar tells chats apart.
+    if (untitled) store.chats.rename(chatId, titleFrom(text))
     const model = await models.resolve(current)
     const started = await runs.start({
       session: project,

@@ -3,6 +3,7 @@ import type { ApiInputs, ChatSummary, GlassboxApi, ModelServerView, ProjectInfo,
 import type { Transport } from '../transport'
 import { useNewestReply } from './newest-reply'
 import { errorMessage } from '../../../shared/error-message'
+import { DEFAULT_CHAT_TITLE } from '../../../shared/chat-title'
 
 // App-wide state: the open project, settings, detected model servers, the chat list and which chat or
 // panel is showing. Push events are fanned out to components through `onPush`.
@@ -62,7 +63,6 @@ export interface AppState {
 }
 
 /** The title the store gives a chat until its first question names it. */
-const DEFAULT_CHAT_TITLE = 'New chat'
 
 const AppContext = createContext<AppState | null>(null)
 
