@@ -216,6 +216,22 @@ describe('createGlassbox', () => {
     expect(system(after)).toBeGreaterThanOrEqual(2.9 * system(before))
   })
 
+  it('previews in a chat exactly the prompt its next run stores: memory, history, question', async () => {
+    server = await startScriptedServer({ script: [{ text: 'First answer.' }, { text: 'Second answer.' }] })
+    const fixed = new Date('2026-03-01T10:00:00Z')
+    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false, now: () => fixed })
+    await glassbox.addMemory({ category: 'global_rule', content: 'Always show revenue in EUR.' })
+    const chat = await glassbox.createChat({})
+    await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'Hello?' })).runId)
+    const preview = await glassbox.previewPrompt({ chatId: chat.id, question: 'And revenue?' })
+    const { runId } = await glassbox.sendMessage({ chatId: chat.id, text: 'And revenue?' })
+    await glassbox.waitForRun(runId)
+    const stored = (await glassbox.getRun({ runId })).prompt
+    expect(preview.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user'])
+    expect(preview.system).toContain('Always show revenue in EUR.')
+    expect({ system: stored?.system, user: stored?.user, messages: stored?.messages }).toEqual({ system: preview.system, user: preview.user, messages: preview.messages })
+  })
+
   it('still previews a prompt that does not fit, saying why it would not be sent', async () => {
     await open([])
     await glassbox.updateSettings({ contextWindow: 1024 })

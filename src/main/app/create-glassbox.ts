@@ -2,17 +2,16 @@ import { existsSync } from 'node:fs'
 import { detectServers, listModels, type ModelInfo } from '../agent/discovery'
 import { normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
-import { createAgentTools } from '../agent/tools'
 import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
-import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
 import { DEFAULT_CHAT_TITLE, titleFrom } from '../../shared/chat-title'
 import type { ApiInputs, ChatDetail, GlassboxApi, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
-import { RunManager, toHistory, type StartedRun } from './chat-runs'
+import { RunManager, type StartedRun } from './chat-runs'
+import { promptInputs } from './prompt-inputs'
 import { EvaluationError, EvaluationService } from './evaluation'
 import type { EvalModel } from '../eval/run-evaluation'
-import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
+import { describeMessageFiles, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
@@ -184,27 +183,23 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const chat = input.chatId ? store.chats.get(input.chatId) : null
     const extras = { attachments: input.attachments, tables: input.tables, skill: input.skill }
     const { files, images } = await describeMessageFiles(snapshot, extras)
-    const assemble = (model: PromptModelInfo) =>
-      assemblePrompt({
-        project: snapshot,
-        question: input.question.trim() === '' ? '' : messageText(snapshot, input.question, input.skill),
-        files,
-        images,
-        results: forkedFrom(chat, (id) => store.chats.message(id)),
-        memory: selectStoredMemories(store, project.projectId, {
-          budgetTokens: input.memoryBudget ?? current.memoryBudget,
-          memoryEnabled: current.memoryEnabled
-        }),
-        tools: createAgentTools({ testMode }),
-        testMode,
-        now: input.now ?? now(),
-        timezone: input.timezone ?? current.timezone,
-        channel: input.channel !== undefined ? input.channel : (chat?.channel ?? current.channel),
-        forkSelection: input.forkSelection ?? chat?.selection ?? null,
-        history: chat ? toHistory(chat.messages) : [],
-        archiveSource: `chat:${input.chatId ?? 'new'}`,
-        model
-      })
+    const inputs = promptInputs({
+      store,
+      projectId: project.projectId,
+      project: snapshot,
+      chat,
+      earlier: chat?.messages ?? [],
+      question: input.question.trim() === '' ? '' : messageText(snapshot, input.question, input.skill),
+      files,
+      images,
+      testMode,
+      now: input.now ?? now(),
+      timezone: input.timezone ?? current.timezone,
+      channel: input.channel !== undefined ? input.channel : (chat?.channel ?? current.channel),
+      forkSelection: input.forkSelection ?? chat?.selection ?? null,
+      memory: { budgetTokens: input.memoryBudget ?? current.memoryBudget, memoryEnabled: current.memoryEnabled }
+    })
+    const assemble = (model: PromptModelInfo) => assemblePrompt({ ...inputs, model })
     const model = (input.resolveModel ? await models.resolve(current) : await models.peekSoon(current)).info
     try {
       return assemble(model).preview
