@@ -70,6 +70,17 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
 const RECENT_PROJECTS_KEY = 'recentProjects'
 const MAX_RECENT_PROJECTS = 10
 
+/** How a message is asked besides its text: what is attached, and what an evaluation or a resend pins. */
+interface AskOptions {
+  extras?: MessageExtras
+  /** Over the settings' test mode (evaluations run in test mode). */
+  testMode?: boolean
+  /** An evaluation names its model; everything else comes from the settings. */
+  model?: EvalModel
+  /** The turn a resent or edited question replaces. */
+  turnId?: string
+}
+
 export class NoProjectOpenError extends Error {
   constructor() {
     super('No project is open. Open a project folder first.')
@@ -91,26 +102,26 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   // `--endpoint`/`--model` preselect the model for this session, over the saved setting, until the user
   // picks another one in the app.
   let preselected = { endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : null, model: options.model ?? null }
-  let current: ProjectSession | null = null
+  let openSession: ProjectSession | null = null
   /** Running syncs, so cancelSync can stop them. */
   const syncs = new Set<AbortController>()
   const extractions = new Set<Promise<unknown>>()
   let stopWatching: () => void = () => undefined
 
   const session = (): ProjectSession => {
-    if (!current) throw new NoProjectOpenError()
-    return current
+    if (!openSession) throw new NoProjectOpenError()
+    return openSession
   }
   const settings = (): Settings => {
-    const stored = store.settings.read(current?.projectId ?? null)
+    const stored = store.settings.read(openSession?.projectId ?? null)
     return { ...stored, endpoint: preselected.endpoint ?? stored.endpoint, model: preselected.model ?? stored.model }
   }
 
   async function open(path: string): Promise<ProjectSession> {
     const next = await ProjectSession.open(store, path, { watch: options.watch ?? true })
     stopWatching()
-    await current?.close()
-    current = next
+    await openSession?.close()
+    openSession = next
     stopWatching = next.onChange(() => push({ channel: 'project-changed', project: next.info() }))
     const root = next.snapshot().root
     const earlier = recentProjects().filter((path) => path !== root)
@@ -128,7 +139,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   }
 
   /** Stores the user's message, starts the run answering it, and learns memories from it in the background. */
-  async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean, forModel?: EvalModel, turnId?: string): Promise<StartedRun> {
+  async function ask(chatId: string, text: string, askOptions: AskOptions = {}): Promise<StartedRun> {
+    const { extras = {}, testMode, model: forModel, turnId } = askOptions
     const project = session()
     const snapshot = project.snapshot()
     const question = messageText(snapshot, text, extras.skill)
@@ -223,7 +235,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     store,
     session,
     push,
-    startRun: ({ chatId, prompt, model }) => ask(chatId, prompt, {}, true, model),
+    startRun: ({ chatId, prompt, model }) => ask(chatId, prompt, { testMode: true, model }),
     stopRun: (runId) => runs.stop(runId),
     onRunEvent: (listener) => {
       const forward = (event: PushEvent): void => {
@@ -257,11 +269,11 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     store,
     session,
     waitForRun: (runId) => runs.wait(runId),
-    send: ({ chatId, text, testMode, model }) => ask(chatId, text, {}, testMode, model),
+    send: ({ chatId, text, testMode, model }) => ask(chatId, text, { testMode, model }),
     preview,
 
     async getProject() {
-      return current?.info() ?? null
+      return openSession?.info() ?? null
     },
     async openProject({ path }) {
       return (await open(path)).info()
@@ -285,7 +297,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return store.chats.fork(chatId, messageId, selection)
     },
     async sendMessage({ chatId, text, attachments, skill, tables }) {
-      const { runId } = await ask(chatId, text, { attachments, skill, tables })
+      const { runId } = await ask(chatId, text, { extras: { attachments, skill, tables } })
       return { runId }
     },
     async stopRun({ runId }) {
@@ -297,19 +309,19 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       if (!lastUser) throw new Error('Nothing to regenerate: this chat has no question yet.')
       // The earlier answer stays as a version; the question is asked again as the next version.
       const { turnId } = store.chats.archiveMessagesFrom(chatId, lastUser.id)
-      const { runId } = await ask(chatId, lastUser.text, {}, undefined, undefined, turnId)
+      const { runId } = await ask(chatId, lastUser.text, { turnId })
       return { runId }
     },
     async editAndResend({ chatId, messageId, text }) {
       const { turnId } = store.chats.archiveMessagesFrom(chatId, messageId)
-      const { runId } = await ask(chatId, text, {}, undefined, undefined, turnId)
+      const { runId } = await ask(chatId, text, { turnId })
       return { runId }
     },
     async renameChat({ chatId, title }) {
       return store.chats.rename(chatId, title)
     },
     async answerClarification({ chatId, answer }) {
-      const { runId } = await ask(chatId, answer, {})
+      const { runId } = await ask(chatId, answer)
       return { runId }
     },
     previewPrompt: (input) => preview(input),
@@ -336,7 +348,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     },
     async updateSettings(patch) {
       if (patch.endpoint !== undefined || patch.model !== undefined) preselected = { endpoint: null, model: null }
-      store.settings.update(current?.projectId ?? null, patch)
+      store.settings.update(openSession?.projectId ?? null, patch)
       return settings()
     },
     async listModels() {
@@ -386,8 +398,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       await runs.stopAll()
       await Promise.all(extractions)
       stopWatching()
-      await current?.close()
-      current = null
+      await openSession?.close()
+      openSession = null
       listeners.clear()
       store.close()
     }
