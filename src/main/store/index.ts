@@ -2,7 +2,7 @@ export { openStore, STORE_FILE, type OpenStoreOptions, type Store } from './open
 export * from './errors'
 export type { ProjectRecord } from './projects-repo'
 export type { NewMessage, MessageUpdate, MessageRole, MessageStatus } from './chats-repo'
-export type { NewRun, RunOutcome, RunRecord, RunStatus } from './runs-repo'
+export type { NewRun, RunEnding, RunRecord, RunStatus } from './runs-repo'
 export type { NewMemory, ExtractedMemory, InsertedMemories } from './memories-repo'
 export { DEFAULT_MEMORY_BUDGET, defaultSettings } from './settings-repo'
 export { ELECTRON_BINDING, resolveNativeBinding } from './native-binding'

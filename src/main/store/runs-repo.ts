@@ -28,7 +28,8 @@ export interface NewRun {
   testMode: boolean
 }
 
-export interface RunOutcome {
+/** How a run ended, as the store records it. */
+export interface RunEnding {
   status: Exclude<RunStatus, 'running'>
   stopReason?: string | null
   error?: string | null
@@ -151,7 +152,7 @@ export class RunsRepo {
     })
   }
 
-  finish(runId: string, outcome: RunOutcome): RunRecord {
+  finish(runId: string, outcome: RunEnding): RunRecord {
     this.context.write(() => {
       const result = this.context
         .statement(
