@@ -1,5 +1,5 @@
 import { readdirSync, type Dirent } from 'node:fs'
-import { lstat, readdir, realpath, stat } from 'node:fs/promises'
+import { lstat, realpath, stat } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
 import { isInside } from './safe-path'
 import { timeSlicer } from './time-slice'

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { apiInputs, type GlassboxApi } from '../../shared/api'
-import { errorMessage } from '../../shared/error-message'
 
 // One table of every operation the UI may call, shared by the IPC handlers and the web server: both
 // validate the raw input with the operation's schema here, so no transport can skip validation.
