@@ -8,10 +8,10 @@ import type { Diagnostic, MemoryCategory, PromptPreview } from './prompt'
 
 const id = z.string().min(1).max(200)
 const text = (max: number) => z.string().max(max)
-/** A model server address: http(s) only, checked at the boundary (#11: `javascript:…` was accepted). */
+/** A model server address: http(s) only, checked at the boundary (a `javascript:` URL must never get through). */
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address, e.g. http://127.0.0.1:11434/v1' }).max(2000)
 
-// Issue #16 (daily-use features): renaming a chat.
+// Renaming a chat.
 const chatExtrasInputs = {
   renameChat: z.strictObject({ chatId: id, title: text(500).min(1) })
 }
@@ -68,7 +68,7 @@ export const apiInputs = {
     contextWindow: z.number().int().min(512).max(10_000_000).nullable().optional()
   }),
   syncProject: z.strictObject({}),
-  // Evaluations (tests/*.yml across several models; #15)
+  // Evaluations (tests/*.yml across several models)
   listTestCases: z.strictObject({}),
   runEvaluation: z.strictObject({
     /** Models to evaluate; default: the current model. */
@@ -84,7 +84,7 @@ export const apiInputs = {
   listEvaluations: z.strictObject({}),
   getEvaluation: z.strictObject({ evaluationId: id }),
   compareEvaluations: z.strictObject({ before: id, after: id }),
-  // Issue #14: stop a running sync between tables (a running server query is cancelled at once).
+  // Stop a running sync between tables (a running server query is cancelled at once).
   cancelSync: z.strictObject({})
 } as const
 
@@ -238,7 +238,7 @@ export interface TestCaseResult {
   message?: string
 }
 
-// Evaluations (#15): a suite run across several models, stored with per-case outcomes.
+// Evaluations: a suite run across several models, stored with per-case outcomes.
 
 export const EVALUATION_OUTCOMES = [
   'passed',
@@ -359,7 +359,7 @@ export interface EvaluationProgress {
   result?: EvaluationCaseResult
 }
 
-/** What a sync did (#13.9): files it wrote or removed, and files it left because it did not write them. */
+/** What a sync did: files it wrote or removed, and files it left because it did not write them. */
 export interface SyncSummary {
   tables: number
   /** Project-relative files written or removed. */

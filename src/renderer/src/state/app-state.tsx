@@ -353,7 +353,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
   return <AppContext.Provider value={state}>{children}</AppContext.Provider>
 }
 
-/** One line for the sync notice: what changed, what was left alone and why (#13.9), and any failure. */
+/** One line for the sync notice: what changed, what was left alone and why, and any failure. */
 function describeSync(result: SyncSummary): string {
   const parts = [`Synced ${result.tables} tables`]
   const changed = result.changed?.length

@@ -66,7 +66,7 @@ export function App(): React.JSX.Element {
     setOverlayOpen(true)
   }, [])
 
-  // Layout (#16): pane widths, the inspector docked or as a tab, shortcuts and their help sheet.
+  // Layout: pane widths, the inspector docked or as a tab, shortcuts and their help sheet.
   const { widths, resize, viewportWidth } = usePaneWidths()
   const { layout, inspectorWidth } = inspectorLayout(viewportWidth, widths, INSPECTOR_TAB_WIDTH)
   const [helpOpen, setHelpOpen] = useState(false)
