@@ -34,7 +34,7 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     updateSettings: (input) => call('updateSettings', input),
     listModels: () => call('listModels'),
     syncProject: (input) => call('syncProject', input),
-    listTestCases: (input) => call('listTestCases', input),
+    listEvaluationCases: (input) => call('listEvaluationCases', input),
     runEvaluation: (input) => call('runEvaluation', input),
     cancelEvaluation: (input) => call('cancelEvaluation', input),
     listEvaluations: (input) => call('listEvaluations', input),

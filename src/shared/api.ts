@@ -69,7 +69,7 @@ export const apiInputs = {
   }),
   syncProject: z.strictObject({}),
   // Evaluations (tests/*.yml across several models)
-  listTestCases: z.strictObject({}),
+  listEvaluationCases: z.strictObject({}),
   runEvaluation: z.strictObject({
     /** Models to evaluate; default: the current model. */
     models: z.array(z.strictObject({ endpoint: text(2000).url().optional(), model: text(500).min(1) })).min(1).max(20).optional(),
@@ -226,18 +226,6 @@ export interface ModelServerView {
   error?: string
 }
 
-export interface TestCaseResult {
-  name: string
-  status: 'passed' | 'failed' | 'error'
-  expected: unknown[][] | null
-  actual: unknown[][] | null
-  sql: string | null
-  runId: string | null
-  ms: number
-  tokens: number
-  message?: string
-}
-
 // Evaluations: a suite run across several models, stored with per-case outcomes.
 
 export const EVALUATION_OUTCOMES = [
@@ -254,12 +242,12 @@ export const EVALUATION_OUTCOMES = [
 export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number]
 
 /** The coarse status `test --json` has always reported: passed, failed (a wrong or missing answer), error. */
-export function statusOfOutcome(outcome: EvaluationOutcome): TestCaseResult['status'] {
+export function statusOfOutcome(outcome: EvaluationOutcome): EvaluationCaseResult['status'] {
   if (outcome === 'passed') return 'passed'
   return outcome.startsWith('failed') ? 'failed' : 'error'
 }
 
-export interface TestCaseInfo {
+export interface EvaluationCaseInfo {
   /** Project-relative path, e.g. tests/total_revenue.yml: the case's identity. */
   file: string
   name: string
@@ -276,7 +264,17 @@ export interface ContextAudit {
   tables: { table: string; dir: string | null; unread: string[] }[]
 }
 
-export interface EvaluationCaseResult extends TestCaseResult {
+export interface EvaluationCaseResult {
+  name: string
+  /** The coarse status `test --json` reports (see statusOfOutcome); `outcome` says which failure. */
+  status: 'passed' | 'failed' | 'error'
+  expected: unknown[][] | null
+  actual: unknown[][] | null
+  sql: string | null
+  runId: string | null
+  ms: number
+  tokens: number
+  message?: string
   file: string
   outcome: EvaluationOutcome
   rounds: number
@@ -413,7 +411,7 @@ export interface GlassboxApi {
   updateSettings(input: ApiInputs['updateSettings']): Promise<Settings>
   listModels(): Promise<ModelServerView[]>
   syncProject(input: ApiInputs['syncProject']): Promise<SyncSummary>
-  listTestCases(input: ApiInputs['listTestCases']): Promise<TestCaseInfo[]>
+  listEvaluationCases(input: ApiInputs['listEvaluationCases']): Promise<EvaluationCaseInfo[]>
   /** Runs the suite for each model (one case at a time per server) and stores it; resolves when done or cancelled. */
   runEvaluation(input: ApiInputs['runEvaluation']): Promise<EvaluationDetail>
   cancelEvaluation(input: ApiInputs['cancelEvaluation']): Promise<void>

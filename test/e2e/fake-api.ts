@@ -10,8 +10,8 @@ import type {
   ProjectInfo,
   PushEvent,
   Settings,
-  TestCaseResult,
   ToolCallView,
+  EvaluationCaseResult,
   EvaluationDetail,
   EvaluationModelRun
 } from '../../src/shared/api'
@@ -478,38 +478,35 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
       ]
     },
     // Evaluations: one scripted model's run over the project's cases, kept in memory.
-    async listTestCases() {
+    async listEvaluationCases() {
       return requireProject().tests.map((name) => ({ file: `tests/${name}.yml`, name, prompt: `The question of ${name}` }))
     },
     async runEvaluation({ models }) {
-      const cases: TestCaseResult[] = []
+      const cases: EvaluationCaseResult[] = []
       for (const name of requireProject().tests) {
         await new Promise((done) => setTimeout(done, 120))
         const passed = name === 'total_revenue'
-        const result: TestCaseResult = {
+        const tokens = passed ? 5120 : 6004
+        cases.push({
           name,
+          file: `tests/${name}.yml`,
           status: passed ? 'passed' : 'failed',
+          outcome: passed ? 'passed' : 'failed: wrong result',
           expected: passed ? [[1672]] : [['completed', 67], ['returned', 4]],
           actual: passed ? [[1672]] : [['completed', 67], ['returned', 5]],
           sql: passed ? 'SELECT SUM(amount) AS total_revenue FROM orders' : 'SELECT status, COUNT(*) FROM orders GROUP BY 1',
           runId: newId('run'),
           ms: passed ? 2140 : 3310,
-          tokens: passed ? 5120 : 6004,
-          message: passed ? undefined : 'Row 2 differs: expected 4, got 5.'
-        }
-        cases.push(result)
+          tokens,
+          message: passed ? undefined : 'Row 2 differs: expected 4, got 5.',
+          rounds: 2,
+          inputTokens: tokens - 200,
+          outputTokens: 200,
+          firstTokenMs: 420,
+          audit: passed ? null : { filesRead: ['RULES.md'], tables: [{ table: 'main.orders', dir: 'databases/type=duckdb/database=jaffle_shop/schema=main/table=orders', unread: ['columns.md'] }] }
+        })
       }
       const report = { passed: cases.filter((item) => item.status === 'passed').length, failed: cases.filter((item) => item.status === 'failed').length, errored: 0 }
-      const evaluated = cases.map((item) => ({
-        ...item,
-        file: `tests/${item.name}.yml`,
-        outcome: item.status === 'passed' ? ('passed' as const) : ('failed: wrong result' as const),
-        rounds: 2,
-        inputTokens: item.tokens - 200,
-        outputTokens: 200,
-        firstTokenMs: 420,
-        audit: item.status === 'passed' ? null : { filesRead: ['RULES.md'], tables: [{ table: 'main.orders', dir: 'databases/type=duckdb/database=jaffle_shop/schema=main/table=orders', unread: ['columns.md'] }] }
-      }))
       const run: EvaluationModelRun = {
         model: models?.[0]?.model ?? 'qwen2.5-coder:7b',
         endpoint: models?.[0]?.endpoint ?? 'http://127.0.0.1:11434/v1',
@@ -518,7 +515,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         passed: report.passed,
         failed: report.failed,
         errored: report.errored,
-        cases: evaluated
+        cases
       }
       const detail: EvaluationDetail = {
         id: newId('eval'),

@@ -354,7 +354,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     async listModels() {
       return listModelServers(settings().endpoint)
     },
-    async listTestCases() {
+    async listEvaluationCases() {
       return evaluations.listCases()
     },
     async runEvaluation({ models: requested, files, evaluationId, timeoutSeconds }) {

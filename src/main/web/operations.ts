@@ -74,7 +74,7 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     deleteMemory: (input) => api.deleteMemory(parse('deleteMemory', i.deleteMemory, input)),
     updateSettings: (input) => api.updateSettings(parse('updateSettings', i.updateSettings, input)),
     syncProject: (input) => api.syncProject(parse('syncProject', i.syncProject, input)),
-    listTestCases: (input) => api.listTestCases(parse('listTestCases', i.listTestCases, input)),
+    listEvaluationCases: (input) => api.listEvaluationCases(parse('listEvaluationCases', i.listEvaluationCases, input)),
     runEvaluation: (input) => api.runEvaluation(parse('runEvaluation', i.runEvaluation, input)),
     cancelEvaluation: (input) => api.cancelEvaluation(parse('cancelEvaluation', i.cancelEvaluation, input)),
     listEvaluations: (input) => api.listEvaluations(parse('listEvaluations', i.listEvaluations, input)),
