@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { openProject } from '../src/main/project/watch'
 import { assembleSystemPrompt, type SystemPromptResult } from '../src/main/prompt/system/assemble'
-import { DEFAULT_TOOL_NAMES } from '../src/main/prompt/system/tool-names'
+import { createAgentTools } from '../src/main/agent/tools'
 import type { ProjectSnapshot } from '../src/main/project/types'
 import { REPO_ROOT } from '../test/support/fixtures'
 
@@ -17,7 +17,7 @@ function firstPrompt(project: ProjectSnapshot): SystemPromptResult {
     now: new Date(),
     timezone: 'UTC',
     testMode: false,
-    tools: [...DEFAULT_TOOL_NAMES]
+    tools: createAgentTools().map((tool) => tool.name)
   })
 }
 

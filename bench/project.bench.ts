@@ -8,7 +8,7 @@ import { parseSkill } from '../src/main/project/skills'
 import type { ProjectSnapshot } from '../src/main/project/types'
 import { openProject, type WatchedProjectModel } from '../src/main/project/watch'
 import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
-import { DEFAULT_TOOL_NAMES } from '../src/main/prompt/system/tool-names'
+import { createAgentTools } from '../src/main/agent/tools'
 import { makeTempDir, REPO_ROOT } from '../test/support/fixtures'
 import { LARGE_PROJECT, makeLargeProject } from '../test/support/large-project'
 import { measure, summarise, withFloor, type Figure } from './harness'
@@ -69,7 +69,7 @@ function assemble(project: ProjectSnapshot, memories: MemoryItem[] = []): string
     now: new Date(),
     timezone: 'UTC',
     testMode: false,
-    tools: [...DEFAULT_TOOL_NAMES]
+    tools: createAgentTools().map((tool) => tool.name)
   })
   if (prompt.sections.reduce((sum, section) => sum + section.tokens, 0) <= 0) throw new Error('a prompt without tokens')
   return prompt.text

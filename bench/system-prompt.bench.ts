@@ -1,7 +1,7 @@
 import type { MemoryItem } from '../src/shared/prompt'
 import { loadProject } from '../src/main/project/load'
 import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
-import { DEFAULT_TOOL_NAMES } from '../src/main/prompt/system/tool-names'
+import { createAgentTools } from '../src/main/agent/tools'
 import { NAO_LAYOUT } from '../test/support/fixtures'
 import { measure, type Figure } from './harness'
 
@@ -22,7 +22,7 @@ export async function* figures(): AsyncGenerator<Figure> {
       now: new Date(),
       timezone: 'Europe/Paris',
       testMode: false,
-      tools: [...DEFAULT_TOOL_NAMES]
+      tools: createAgentTools().map((tool) => tool.name)
     })
   yield await measure('system-prompt/nao-example-warm', assemble, { n: 2000, warmup: 20 })
 }

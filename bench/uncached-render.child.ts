@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { loadProject } from '../src/main/project/load'
 import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
-import { DEFAULT_TOOL_NAMES } from '../src/main/prompt/system/tool-names'
+import { createAgentTools } from '../src/main/agent/tools'
 import type { ProjectSnapshot } from '../src/main/project/types'
 import { REPO_ROOT } from '../test/support/fixtures'
 
@@ -17,7 +17,7 @@ function renderCounted(project: ProjectSnapshot): string {
     now: new Date(),
     timezone: 'UTC',
     testMode: false,
-    tools: [...DEFAULT_TOOL_NAMES]
+    tools: createAgentTools().map((tool) => tool.name)
   })
   if (prompt.sections.reduce((sum, section) => sum + section.tokens, 0) <= 0) throw new Error('a prompt without tokens')
   return prompt.text

@@ -1,14 +1,12 @@
 #!/usr/bin/env node
 import { CliError } from './cli/cli-error'
+import type { CliIo } from './cli/io'
 import { errorMessage } from '../shared/error-message'
 
 // `glassbox <command> [options]`: the same services as the app, for people, scripts and the checks.
 // Each command lives in its own file under cli/ and exports `run(argv, io)`.
 
-export interface CliIo {
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-}
+export type { CliIo }
 
 type Command = (argv: string[], io: CliIo) => Promise<number>
 

@@ -54,7 +54,7 @@ export function registerIpc(
     return { ok: true, value: picked.canceled ? [] : picked.filePaths }
   })
 
-  // Exports (#16): the renderer hands over the content; only the user, in the native dialog, picks where it goes.
+  // Exports: the renderer hands over the content; only the user, in the native dialog, picks where it goes.
   ipcMain.handle('glassbox:saveFile', async (event, input: unknown): Promise<Reply> => {
     const refused = refusal(event)
     if (refused) return { ok: false, error: refused }

@@ -11,6 +11,7 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
   return {
     getProject: () => call('getProject'),
     openProject: (input) => call('openProject', input),
+    listRecentProjects: () => call('listRecentProjects'),
     listChats: (input) => call('listChats', input),
     createChat: (input) => call('createChat', input),
     getChat: (input) => call('getChat', input),
@@ -32,9 +33,8 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     getSettings: () => call('getSettings'),
     updateSettings: (input) => call('updateSettings', input),
     listModels: () => call('listModels'),
-    runTests: (input) => call('runTests', input),
     syncProject: (input) => call('syncProject', input),
-    listTestCases: (input) => call('listTestCases', input),
+    listEvaluationCases: (input) => call('listEvaluationCases', input),
     runEvaluation: (input) => call('runEvaluation', input),
     cancelEvaluation: (input) => call('cancelEvaluation', input),
     listEvaluations: (input) => call('listEvaluations', input),

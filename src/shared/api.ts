@@ -9,10 +9,9 @@ import type { McpStatus, TrustEntryView } from './trust'
 
 const id = z.string().min(1).max(200)
 const text = (max: number) => z.string().max(max)
-/** A model server address: http(s) only, checked at the boundary (#11: `javascript:…` was accepted). */
+/** A model server address: http(s) only, checked at the boundary (a `javascript:` URL must never get through). */
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address, e.g. http://127.0.0.1:11434/v1' }).max(2000)
 
-// Issue #16 (daily-use features): renaming a chat.
 /** The kinds of model server Glassbox knows (each with its default port), or any other ('custom'). */
 export const SERVER_KINDS = ['ollama', 'llama.cpp', 'lmstudio', 'vllm', 'jan', 'custom'] as const
 export type ServerKind = (typeof SERVER_KINDS)[number]
@@ -102,10 +101,9 @@ export const apiInputs = {
       .max(20)
       .optional()
   }),
-  runTests: z.strictObject({ names: z.array(text(500)).optional() }),
   syncProject: z.strictObject({}),
-  // Evaluations (tests/*.yml across several models; #15)
-  listTestCases: z.strictObject({}),
+  // Evaluations (tests/*.yml across several models)
+  listEvaluationCases: z.strictObject({}),
   runEvaluation: z.strictObject({
     /** Models to evaluate; default: the current model. */
     models: z.array(z.strictObject({ endpoint: text(2000).url().optional(), model: text(500).min(1) })).min(1).max(20).optional(),
@@ -120,7 +118,7 @@ export const apiInputs = {
   listEvaluations: z.strictObject({}),
   getEvaluation: z.strictObject({ evaluationId: id }),
   compareEvaluations: z.strictObject({ before: id, after: id }),
-  // Issue #14: stop a running sync between tables (a running server query is cancelled at once).
+  // Stop a running sync between tables (a running server query is cancelled at once).
   cancelSync: z.strictObject({}),
   ...feedbackInputs,
   ...setupInputs
@@ -153,6 +151,7 @@ export interface ToolCallView {
   args: Record<string, unknown>
   ok: boolean | null
   output: string
+  /** The tool's structured result, typed per tool in src/shared/tools (read it with the renderer's tool-data). */
   data?: unknown
 }
 
@@ -283,26 +282,7 @@ export interface ModelServerView {
   error?: string
 }
 
-export interface TestCaseResult {
-  name: string
-  status: 'passed' | 'failed' | 'error'
-  expected: unknown[][] | null
-  actual: unknown[][] | null
-  sql: string | null
-  runId: string | null
-  ms: number
-  tokens: number
-  message?: string
-}
-
-export interface TestReport {
-  passed: number
-  failed: number
-  errored: number
-  cases: TestCaseResult[]
-}
-
-// Evaluations (#15): a suite run across several models, stored with per-case outcomes.
+// Evaluations: a suite run across several models, stored with per-case outcomes.
 
 export const EVALUATION_OUTCOMES = [
   'passed',
@@ -318,12 +298,12 @@ export const EVALUATION_OUTCOMES = [
 export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number]
 
 /** The coarse status `test --json` has always reported: passed, failed (a wrong or missing answer), error. */
-export function statusOfOutcome(outcome: EvaluationOutcome): TestCaseResult['status'] {
+export function statusOfOutcome(outcome: EvaluationOutcome): EvaluationCaseResult['status'] {
   if (outcome === 'passed') return 'passed'
   return outcome.startsWith('failed') ? 'failed' : 'error'
 }
 
-export interface TestCaseInfo {
+export interface EvaluationCaseInfo {
   /** Project-relative path, e.g. tests/total_revenue.yml: the case's identity. */
   file: string
   name: string
@@ -340,7 +320,17 @@ export interface ContextAudit {
   tables: { table: string; dir: string | null; unread: string[] }[]
 }
 
-export interface EvaluationCaseResult extends TestCaseResult {
+export interface EvaluationCaseResult {
+  name: string
+  /** The coarse status `test --json` reports (see statusOfOutcome); `outcome` says which failure. */
+  status: 'passed' | 'failed' | 'error'
+  expected: unknown[][] | null
+  actual: unknown[][] | null
+  sql: string | null
+  runId: string | null
+  ms: number
+  tokens: number
+  message?: string
   file: string
   outcome: EvaluationOutcome
   /** One line naming the rule that decided the outcome and where each side ran (absent in evaluations stored before verdict lines). */
@@ -435,7 +425,7 @@ export interface EvaluationProgress {
   result?: EvaluationCaseResult
 }
 
-/** What a sync did (#13.9): files it wrote or removed, and files it left because it did not write them. */
+/** What a sync did: files it wrote or removed, and files it left because it did not write them. */
 export interface SyncSummary {
   tables: number
   /** Project-relative files written or removed. */
@@ -526,7 +516,6 @@ export type PushEvent =
   | { channel: 'run'; event: RunEvent }
   | { channel: 'project-changed'; project: ProjectInfo }
   | { channel: 'sync-progress'; progress: SyncProgress }
-  | { channel: 'test-progress'; result: TestCaseResult }
   | { channel: 'evaluation-progress'; progress: EvaluationProgress }
   /** Memories learned in the background from a chat (the UI says so quietly, with undo). */
   | { channel: 'memory-learned'; chatId: string; memories: MemoryView[] }
@@ -548,6 +537,8 @@ export type MemoryOutcome =
 export interface GlassboxApi {
   getProject(): Promise<ProjectInfo | null>
   openProject(input: ApiInputs['openProject']): Promise<ProjectInfo>
+  /** Project folders opened before, newest first (kept in the store, shared by the app, web mode and the CLI). */
+  listRecentProjects(): Promise<string[]>
   listChats(input: ApiInputs['listChats']): Promise<ChatSummary[]>
   createChat(input: ApiInputs['createChat']): Promise<ChatSummary>
   getChat(input: ApiInputs['getChat']): Promise<ChatDetail>
@@ -569,9 +560,8 @@ export interface GlassboxApi {
   getSettings(): Promise<Settings>
   updateSettings(input: ApiInputs['updateSettings']): Promise<Settings>
   listModels(): Promise<ModelServerView[]>
-  runTests(input: ApiInputs['runTests']): Promise<TestReport>
   syncProject(input: ApiInputs['syncProject']): Promise<SyncSummary>
-  listTestCases(input: ApiInputs['listTestCases']): Promise<TestCaseInfo[]>
+  listEvaluationCases(input: ApiInputs['listEvaluationCases']): Promise<EvaluationCaseInfo[]>
   /** Runs the suite for each model (one case at a time per server) and stores it; resolves when done or cancelled. */
   runEvaluation(input: ApiInputs['runEvaluation']): Promise<EvaluationDetail>
   cancelEvaluation(input: ApiInputs['cancelEvaluation']): Promise<void>
@@ -599,39 +589,4 @@ export interface GlassboxApi {
   restartMcpServer(input: ApiInputs['restartMcpServer']): Promise<McpStatus>
   /** Subscribe to pushed events; returns the unsubscribe function. */
   subscribe(listener: (event: PushEvent) => void): () => void
-}
-
-// Structured `data` of a tool's result, as the UI draws it (RunEvent `tool-end.data`, ToolCallView.data).
-// The UI also accepts snake_case keys and rows given as objects, and falls back to the tool's args.
-
-/** `execute_sql`: the rows the model saw (capped) and how many exist. */
-export interface SqlResultData {
-  queryId: string
-  columns: string[]
-  rows: unknown[][]
-  /** Rows the query returned in total (more than `rows.length` when capped). */
-  rowCount: number
-}
-
-/** `display_chart`: the chart spec (same fields as the tool's args) plus, optionally, the query's rows. */
-export interface ChartData {
-  queryId: string
-  chartType: string
-  xAxisKey: string
-  xAxisType?: string
-  series: { dataKey: string; label?: string; color?: string }[]
-  title: string
-  columns?: string[]
-  rows?: unknown[][]
-}
-
-/** `clarification`: a question for the user with options to pick from. */
-export interface ClarificationData {
-  question: string
-  options: string[]
-}
-
-/** `suggest_follow_ups`: questions the user may ask next. */
-export interface FollowUpsData {
-  suggestions: string[]
 }

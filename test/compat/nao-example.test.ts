@@ -9,13 +9,23 @@ import { copyProject, makeTempDir, REPO_ROOT } from '../support/fixtures'
 
 // The one suite that reads a project from outside the repo: nao's own example project (written by nao,
 // DuckDB file included) must open, prompt and sync unchanged. It lives beside CI's checkout, not beside a
-// user's clone; there the suite is reported as skipped, with the reason.
+// user's clone; there the suite is reported as skipped, with the reason. CI sets
+// GLASSBOX_REQUIRE_NAO_EXAMPLE=1, which turns that absence into a failure instead.
 
 const NAO_EXAMPLE = resolve(REPO_ROOT, '../shared/fixtures/nao-example')
 const TABLES_DIR = 'databases/type=duckdb/database=jaffle_shop/schema=main'
 const present = existsSync(join(NAO_EXAMPLE, 'nao_config.yaml'))
+const REQUIRED = process.env.GLASSBOX_REQUIRE_NAO_EXAMPLE === '1'
 
-if (!present) console.log(`nao-example compatibility suite skipped: ${NAO_EXAMPLE} does not exist (it is only beside CI's checkout).`)
+if (!present) {
+  if (REQUIRED) {
+    it('the nao example is present (GLASSBOX_REQUIRE_NAO_EXAMPLE=1)', () => {
+      throw new Error(`GLASSBOX_REQUIRE_NAO_EXAMPLE=1 but ${NAO_EXAMPLE}/nao_config.yaml does not exist`)
+    })
+  } else {
+    console.log(`nao-example compatibility suite skipped: ${NAO_EXAMPLE} does not exist (it is only beside CI's checkout).`)
+  }
+}
 
 describe.skipIf(!present)(`nao compatibility: ${present ? 'the real nao example' : 'skipped, ../shared/fixtures/nao-example is absent'}`, () => {
   const data = makeTempDir()

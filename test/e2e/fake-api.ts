@@ -10,13 +10,14 @@ import type {
   ProjectInfo,
   PushEvent,
   Settings,
-  TestCaseResult,
   ToolCallView,
+  EvaluationCaseResult,
   EvaluationDetail,
   EvaluationModelRun,
   FeedbackView
 } from '../../src/shared/api'
 import type { RunEvent } from '../../src/shared/events'
+import type { CellValue, ExecuteSqlResult } from '../../src/shared/tools'
 import { buildMatrix, compareEvaluations } from '../../src/main/eval/matrix'
 import type { RequestMessage } from '../../src/shared/prompt'
 import { buildFakePreview } from './fake-prompt'
@@ -46,7 +47,7 @@ export const FAKE_PROJECT_ROOT = '/projects/nao-example'
 
 const TABLES = ['customers', 'orders', 'raw_customers', 'raw_orders', 'raw_payments', 'stg_customers', 'stg_orders', 'stg_payments']
 
-const MONTHLY_ROWS: unknown[][] = [
+const MONTHLY_ROWS: CellValue[][] = [
   ['2018-01', 12.4, 38],
   ['2018-02', 14.1, 42],
   ['2018-03', 19.7, 57],
@@ -76,8 +77,13 @@ function sqlCall(callId: string): ToolCallView {
     args: { sql_query: SQL, database_id: 'jaffle_shop' },
     ok: true,
     output: '| month | revenue_k | orders |\n|---|---|---|\n| 2018-01 | 12.4 | 38 |\n… 3 more rows',
-    data: { queryId: 'q1', columns: ['month', 'revenue_k', 'orders'], rows: MONTHLY_ROWS, rowCount: 4 }
+    data: sqlResult('q1', SQL, ['month', 'revenue_k', 'orders'], MONTHLY_ROWS)
   }
+}
+
+/** A result as execute_sql returns it, every row kept and shown. */
+function sqlResult(queryId: string, sql: string, columns: string[], rows: CellValue[][]): ExecuteSqlResult {
+  return { queryId, databaseId: 'jaffle_shop', sql, engine: 'duckdb', columns, rows, totalRows: rows.length, shownRows: Math.min(rows.length, 50) }
 }
 
 function chartCall(callId: string): ToolCallView {
@@ -108,6 +114,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
   const runs = new Map<string, { chatId: string; cancelled: boolean; assistant: ChatMessageView }>()
   const chats = new Map<string, ChatDetail>()
   let current: ProjectInfo | null = options.noProject ? null : project()
+  let recentProjects: string[] = current ? [current.root] : []
   let nextId = 1
   let nextMemoryId = 4
   const now = (): string => new Date(Date.UTC(2026, 10, 29, 9, 0, nextId++)).toISOString()
@@ -197,7 +204,7 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     for (let turn = 1; turn <= 20; turn++) {
       const queryId = `heavy_q${turn}`
       const rows = Array.from({ length: 500 }, (_, day) => [`2018-${String(1 + (day % 12)).padStart(2, '0')}-${String(1 + (day % 28)).padStart(2, '0')} #${day}`, Math.round((1000 + ((day * 37 * turn) % 9000)) * 100) / 100, (day * 13 + turn) % 250])
-      const sql: ToolCallView = { callId: `heavy-sql-${turn}`, name: 'execute_sql', args: { sql_query: `SELECT day, revenue, orders FROM daily_revenue_${turn} ORDER BY day` }, ok: true, output: `500 rows (query_id: ${queryId})`, data: { queryId, columns: ['day', 'revenue', 'orders'], rows, rowCount: 500 } }
+      const sql: ToolCallView = { callId: `heavy-sql-${turn}`, name: 'execute_sql', args: { sql_query: `SELECT day, revenue, orders FROM daily_revenue_${turn} ORDER BY day` }, ok: true, output: `500 rows (query_id: ${queryId})`, data: sqlResult(queryId, `SELECT day, revenue, orders FROM daily_revenue_${turn} ORDER BY day`, ['day', 'revenue', 'orders'], rows) }
       const chart: ToolCallView = { callId: `heavy-chart-${turn}`, name: 'display_chart', args: { query_id: queryId, chart_type: turn % 2 ? 'bar' : 'line', x_axis_key: 'day', x_axis_type: 'category', series: [{ data_key: 'revenue', label: 'Revenue' }], title: `Daily revenue, segment ${turn}` }, ok: true, output: 'Chart displayed.' }
       messages.push({ id: `heavy-u${turn}`, role: 'user', text: `Daily revenue for segment ${turn}?`, createdAt: now() })
       messages.push({ id: `heavy-a${turn}`, role: 'assistant', text: `Segment ${turn} made **$${(1234567 * turn).toLocaleString('en-US')}** over 500 days.\n\n| metric | value |\n|---|---:|\n| days | 500 |\n| revenue | ${1234567 * turn} |`, runId: `run-heavy-${turn}`, toolCalls: [sql, chart], createdAt: now(), status: 'done', figures: { model: 'qwen2.5-coder:7b', firstTokenMs: 420, totalMs: 6100, inputTokens: 6100, outputTokens: 180 } })
@@ -346,7 +353,11 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     async openProject({ path }) {
       if (path.includes('missing')) throw new Error(`Cannot open "${path}": the folder does not exist.`)
       current = { ...project(), root: path, name: path.split('/').filter(Boolean).pop() ?? 'project' }
+      recentProjects = [path, ...recentProjects.filter((item) => item !== path)].slice(0, 10)
       return current
+    },
+    async listRecentProjects() {
+      return recentProjects
     },
     async listChats({ search }) {
       requireProject()
@@ -489,44 +500,36 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         { preset: 'llamacpp', label: 'llama.cpp server', baseUrl: 'http://127.0.0.1:8080/v1', running: false, models: [], error: 'connection refused' }
       ]
     },
-    async runTests({ names }) {
-      const wanted = names ?? requireProject().tests
-      const cases: TestCaseResult[] = []
-      for (const name of wanted) {
+    // Evaluations: one scripted model's run over the project's cases, kept in memory.
+    async listEvaluationCases() {
+      return requireProject().tests.map((name) => ({ file: `tests/${name}.yml`, name, prompt: `The question of ${name}` }))
+    },
+    async runEvaluation({ models }) {
+      const cases: EvaluationCaseResult[] = []
+      for (const name of requireProject().tests) {
         await new Promise((done) => setTimeout(done, 120))
         const passed = name === 'total_revenue'
-        const result: TestCaseResult = {
+        const tokens = passed ? 5120 : 6004
+        cases.push({
           name,
+          file: `tests/${name}.yml`,
           status: passed ? 'passed' : 'failed',
+          outcome: passed ? 'passed' : 'failed: wrong result',
           expected: passed ? [[1672]] : [['completed', 67], ['returned', 4]],
           actual: passed ? [[1672]] : [['completed', 67], ['returned', 5]],
           sql: passed ? 'SELECT SUM(amount) AS total_revenue FROM orders' : 'SELECT status, COUNT(*) FROM orders GROUP BY 1',
           runId: newId('run'),
           ms: passed ? 2140 : 3310,
-          tokens: passed ? 5120 : 6004,
-          message: passed ? undefined : 'Row 2 differs: expected 4, got 5.'
-        }
-        cases.push(result)
-        emit({ channel: 'test-progress', result })
+          tokens,
+          message: passed ? undefined : 'Row 2 differs: expected 4, got 5.',
+          rounds: 2,
+          inputTokens: tokens - 200,
+          outputTokens: 200,
+          firstTokenMs: 420,
+          audit: passed ? null : { filesRead: ['RULES.md'], tables: [{ table: 'main.orders', dir: 'databases/type=duckdb/database=jaffle_shop/schema=main/table=orders', unread: ['columns.md'] }] }
+        })
       }
-      return { passed: cases.filter((item) => item.status === 'passed').length, failed: cases.filter((item) => item.status === 'failed').length, errored: 0, cases }
-    },
-    // Evaluations: the runTests results above as one model's run, kept in memory.
-    async listTestCases() {
-      return requireProject().tests.map((name) => ({ file: `tests/${name}.yml`, name, prompt: `The question of ${name}` }))
-    },
-    async runEvaluation({ models }) {
-      const report = await api.runTests({})
-      const cases = report.cases.map((item) => ({
-        ...item,
-        file: `tests/${item.name}.yml`,
-        outcome: item.status === 'passed' ? ('passed' as const) : ('failed: wrong result' as const),
-        rounds: 2,
-        inputTokens: item.tokens - 200,
-        outputTokens: 200,
-        firstTokenMs: 420,
-        audit: item.status === 'passed' ? null : { filesRead: ['RULES.md'], tables: [{ table: 'main.orders', dir: 'databases/type=duckdb/database=jaffle_shop/schema=main/table=orders', unread: ['columns.md'] }] }
-      }))
+      const report = { passed: cases.filter((item) => item.status === 'passed').length, failed: cases.filter((item) => item.status === 'failed').length, errored: 0 }
       const run: EvaluationModelRun = {
         model: models?.[0]?.model ?? 'qwen2.5-coder:7b',
         endpoint: models?.[0]?.endpoint ?? 'http://127.0.0.1:11434/v1',

@@ -44,6 +44,7 @@ let ui: UiSession
 beforeAll(async () => {
   session = await openRealSession({ script })
   ui = session.ui
+  await ui.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(ui.appUrl).origin })
 }, 120_000)
 
 afterAll(async () => {
@@ -158,6 +159,22 @@ describeWithBrowser('web UI on the real services', () => {
     await expect.poll(() => page.getByTestId('run-outcome').textContent()).toMatch(/^Tokens counted by the server: [\d,]+ in, [\d,]+ out\.$/)
     await page.locator('.tabs').getByRole('tab', { name: 'Request' }).click()
     await expect.poll(() => page.locator('.request-message .role-badge').allTextContents()).toContain('system')
+    // Each round's copied request is, byte for byte, a body the server received, in the order it received them.
+    const received = session.model.chatRequests().map((request) => request.rawBody)
+    const rounds = page.getByTestId('round-button')
+    const roundCount = await rounds.count()
+    expect(roundCount).toBeGreaterThan(0)
+    const positions: number[] = []
+    for (let round = 0; round < roundCount; round++) {
+      await rounds.nth(round).click()
+      await page.getByTestId('copy-request').click()
+      await expect.poll(() => page.getByTestId('copy-request').textContent()).toBe('Copied')
+      const copied = await page.evaluate(() => Reflect.get(globalThis, 'navigator').clipboard.readText())
+      expect(typeof copied === 'string' && received.includes(copied)).toBe(true)
+      positions.push(received.indexOf(copied))
+    }
+    expect(positions).toEqual([...positions].sort((a, b) => a - b))
+    expect(new Set(positions).size).toBe(roundCount)
     await ui.screenshot('real-06-run-request')
   })
 })

@@ -2,16 +2,14 @@ import { START_SERVER_GUIDANCE } from '../agent/endpoints'
 import { captureRequests } from '../agent/request-capture'
 import type { RunOutcome } from '../agent/run-agent'
 import { createQueryStore } from '../agent/sql/query-store'
-import { createAgentTools, DEFAULT_TOOL_LIMITS, type AgentResultRecord, type ToolContext } from '../agent/tools'
-import { selectStoredMemories } from '../memory/select'
+import { DEFAULT_TOOL_LIMITS, type AgentResultRecord, type ToolContext } from '../agent/tools'
 import type { Store } from '../store'
 import type { RunStatus } from '../store/runs-repo'
 import type { FileMeta } from '../prompt/user/context-block'
 import type { ChatMessageView, PushEvent, Settings } from '../../shared/api'
 import type { RunEvent, StopReason } from '../../shared/events'
-import type { RequestMessage } from '../../shared/prompt'
 import type { ResolvedModel } from './model-resolver'
-import { forkedFrom } from './message-inputs'
+import { promptInputs } from './prompt-inputs'
 import { explainRunFailure } from './run-failure'
 import { assemblePrompt, type AssembledPrompt, type PromptModelInfo } from './prompt-assembly'
 import type { TokenCalibration } from './token-calibration'
@@ -19,7 +17,6 @@ import { fitExactly } from './exact-fit'
 import { ServerTokenCounter } from '../agent/server-token-count'
 import type { ProjectSession } from './project-session'
 import { errorMessage } from '../../shared/error-message'
-import { historyMessages } from '../../shared/history'
 
 // One chat turn end to end: assemble the prompt (the same function the inspector previews with), persist
 // the run and the exact prompt, stream the agent, persist every tool call and the answer, and push each
@@ -67,8 +64,23 @@ export class RunManager {
     const { session, chatId, model } = input
     const snapshot = session.snapshot()
     const chat = store.chats.get(chatId)
-    const history = toHistory(messagesBefore(chat.messages, input.userMessageId))
-    const tools = createAgentTools({ testMode: input.testMode, projectTools: session.mcp.tools() })
+    const inputs = promptInputs({
+      store,
+      projectId: session.projectId,
+      project: snapshot,
+      chat,
+      earlier: messagesBefore(chat.messages, input.userMessageId),
+      question: input.question,
+      files: input.files,
+      images: input.images,
+      testMode: input.testMode,
+      now: input.now,
+      timezone: input.settings.timezone,
+      channel: chat.channel,
+      forkSelection: chat.selection,
+      projectTools: session.mcp.tools()
+    })
+    const { tools } = inputs
     const endpoint = model.endpoint
     const run = store.runs.start({
       chatId,
@@ -79,25 +91,8 @@ export class RunManager {
     const runId = run.id
     const answer = store.chats.addMessage({ chatId, role: 'assistant', text: '', status: 'streaming', runId })
 
-    const assemble = (info: PromptModelInfo): AssembledPrompt =>
-      assemblePrompt({
-        project: snapshot,
-        question: input.question,
-        files: input.files,
-        images: input.images,
-        results: forkedFrom(chat, (id) => store.chats.message(id)),
-        // A memory learned in this chat applies from the next message on (issue #13), like in any other chat.
-        memory: selectStoredMemories(store, session.projectId),
-        tools,
-        testMode: input.testMode,
-        now: input.now,
-        timezone: input.settings.timezone,
-        channel: chat.channel,
-        forkSelection: chat.selection,
-        history,
-        archiveSource: `chat:${chatId}`,
-        model: info
-      })
+    // A memory learned in this chat applies from the next message on, like in any other chat.
+    const assemble = (info: PromptModelInfo): AssembledPrompt => assemblePrompt({ ...inputs, model: info })
     let assembled: AssembledPrompt
     let counted: number | null = null
     try {
@@ -311,10 +306,6 @@ function messagesBefore(messages: readonly ChatMessageView[], messageId: string)
   return index === -1 ? [...messages] : messages.slice(0, index)
 }
 
-/** Earlier turns as the model saw them: what the user asked and what the assistant answered. */
-export function toHistory(messages: readonly ChatMessageView[]): RequestMessage[] {
-  return historyMessages(messages).map((message) => ({ role: message.role, content: message.text }))
-}
 
 function statusOf(stopReason: StopReason): Exclude<RunStatus, 'running'> {
   if (stopReason === 'error') return 'failed'

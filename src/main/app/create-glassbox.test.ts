@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { realpathSync, writeFileSync } from 'node:fs'
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PushEvent } from '../../shared/api'
 import type { RunEvent } from '../../shared/events'
@@ -81,8 +81,26 @@ describe('createGlassbox', () => {
     expect(run.status).toBe('done')
     expect(run.prompt?.system).toContain('## SQL Query Rules')
     // What the inspector shows is what was sent.
-    const sentSystem = JSON.stringify(server.chatRequests()[0].body)
-    expect(sentSystem).toContain(JSON.stringify(run.prompt?.system).slice(1, 200))
+    const sent = server.chatRequests()[0].body as { messages: { role: string; content: unknown }[] }
+    expect(sent.messages[0]).toEqual({ role: 'system', content: run.prompt?.system })
+    expect(sent.messages.at(-1)).toEqual({ role: 'user', content: run.prompt?.user })
+  })
+
+  it('keeps the ten most recently opened projects, newest first, in the store', async () => {
+    await open([])
+    const folders = Array.from({ length: 11 }, (_, index) => {
+      const dir = join(temp.dir, `project-${index}`)
+      mkdirSync(dir)
+      return realpathSync(dir)
+    })
+    for (const folder of folders) await glassbox.openProject({ path: folder })
+    await glassbox.openProject({ path: folders[3] })
+    const expected = [folders[3], ...folders.slice(4).reverse(), folders[2], folders[1]]
+    expect(await glassbox.listRecentProjects()).toEqual(expected)
+    await glassbox.close()
+    // Another process on the same store (the CLI, web mode) sees the same list.
+    glassbox = await createGlassbox({ dataDir: temp.dir, watch: false, extractMemories: false })
+    expect(await glassbox.listRecentProjects()).toEqual(expected)
   })
 
   it('previews the prompt the next question would send, with memory from the store', async () => {
@@ -134,8 +152,8 @@ describe('createGlassbox', () => {
 
   it('runs the evaluation cases through stored test-mode runs', async () => {
     await open(revenueScript)
-    const report = await glassbox.runTests({})
-    expect(report.cases.map((testCase) => [testCase.name, testCase.status])).toEqual([['total_revenue', 'passed']])
+    const [report] = (await glassbox.runEvaluation({})).runs
+    expect(report.cases.map((testCase) => [testCase.name, testCase.outcome])).toEqual([['total_revenue', 'passed']])
     const run = await glassbox.getRun({ runId: report.cases[0].runId ?? '' })
     expect(run.testMode).toBe(true)
     expect(run.prompt?.system).not.toContain('clarification')
@@ -206,6 +224,22 @@ describe('createGlassbox', () => {
     const after = await glassbox.previewPrompt({ question: 'Hello?' })
     const system = (preview: typeof before) => preview.budget?.parts.find((part) => part.name === 'system')?.tokens ?? 0
     expect(system(after)).toBeGreaterThanOrEqual(2.9 * system(before))
+  })
+
+  it('previews in a chat exactly the prompt its next run stores: memory, history, question', async () => {
+    server = await startScriptedServer({ script: [{ text: 'First answer.' }, { text: 'Second answer.' }] })
+    const fixed = new Date('2026-03-01T10:00:00Z')
+    glassbox = await createGlassbox({ dataDir: temp.dir, projectPath: NAO_LAYOUT, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false, now: () => fixed })
+    await glassbox.addMemory({ category: 'global_rule', content: 'Always show revenue in EUR.' })
+    const chat = await glassbox.createChat({})
+    await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'Hello?' })).runId)
+    const preview = await glassbox.previewPrompt({ chatId: chat.id, question: 'And revenue?' })
+    const { runId } = await glassbox.sendMessage({ chatId: chat.id, text: 'And revenue?' })
+    await glassbox.waitForRun(runId)
+    const stored = (await glassbox.getRun({ runId })).prompt
+    expect(preview.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user'])
+    expect(preview.system).toContain('Always show revenue in EUR.')
+    expect({ system: stored?.system, user: stored?.user, messages: stored?.messages }).toEqual({ system: preview.system, user: preview.user, messages: preview.messages })
   })
 
   it('still previews a prompt that does not fit, saying why it would not be sent', async () => {

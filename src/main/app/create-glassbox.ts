@@ -2,19 +2,18 @@ import { existsSync } from 'node:fs'
 import { detectServers, listModels, type ModelInfo } from '../agent/discovery'
 import { addedServers, apiKeyFor, normalizeBaseUrl, SERVER_PRESETS, type ServerPreset } from '../agent/endpoints'
 import { resolveDataDir } from '../data-dir'
-import { createAgentTools } from '../agent/tools'
 import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
-import { selectStoredMemories } from '../memory/select'
 import { openStore, type Store } from '../store'
 import { useTokenCountMemory } from '../prompt/tokens'
-import { DEFAULT_CHAT_TITLE } from '../store/chats-repo'
+import { DEFAULT_CHAT_TITLE, titleFrom } from '../../shared/chat-title'
 import type { ApiInputs, ChatDetail, GlassboxApi, MemoryOutcome, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
-import { RunManager, toHistory, type StartedRun } from './chat-runs'
+import { RunManager, type StartedRun } from './chat-runs'
+import { promptInputs } from './prompt-inputs'
 import { EvaluationError, EvaluationService } from './evaluation'
 import { FeedbackService } from './feedback'
 import type { EvalModel } from '../eval/run-evaluation'
-import { describeMessageFiles, forkedFrom, messageText, type MessageExtras } from './message-inputs'
+import { describeMessageFiles, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
 import { describeListFailure, withoutLibraryLinks } from './run-failure'
 import type { ExtractionResult } from '../memory/extract'
@@ -80,14 +79,18 @@ export type PreviewOptions = ApiInputs['previewPrompt'] & {
 }
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
-const TITLE_CHARS = 60
-
-/** A new chat is named after its first question, so the sidebar tells chats apart. */
-function chatTitle(question: string): string {
-  const flat = question.replace(/\s+/g, ' ').trim()
-  return flat.length > TITLE_CHARS ? flat.slice(0, TITLE_CHARS - 1) + '…' : flat
-}
 const MAX_RECENT_PROJECTS = 10
+
+/** How a message is asked besides its text: what is attached, and what an evaluation or a resend pins. */
+interface AskOptions {
+  extras?: MessageExtras
+  /** Over the settings' test mode (evaluations run in test mode). */
+  testMode?: boolean
+  /** An evaluation names its model; everything else comes from the settings. */
+  model?: EvalModel
+  /** The turn a resent or edited question replaces. */
+  turnId?: string
+}
 
 export class NoProjectOpenError extends Error {
   constructor() {
@@ -111,18 +114,18 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   // `--endpoint`/`--model` preselect the model for this session, over the saved setting, until the user
   // picks another one in the app.
   let preselected = { endpoint: options.endpoint ? normalizeBaseUrl(options.endpoint) : null, model: options.model ?? null }
-  let current: ProjectSession | null = null
+  let openSession: ProjectSession | null = null
   /** Running syncs, so cancelSync can stop them. */
   const syncs = new Set<AbortController>()
   const extractions = new Set<Promise<unknown>>()
   let stopWatching: () => void = () => undefined
 
   const session = (): ProjectSession => {
-    if (!current) throw new NoProjectOpenError()
-    return current
+    if (!openSession) throw new NoProjectOpenError()
+    return openSession
   }
   const settings = (): Settings => {
-    const stored = store.settings.read(current?.projectId ?? null)
+    const stored = store.settings.read(openSession?.projectId ?? null)
     return { ...stored, endpoint: preselected.endpoint ?? stored.endpoint, model: preselected.model ?? stored.model }
   }
 
@@ -137,17 +140,17 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
         // The dialog opens with everything the project still asks, the refused request among them.
         onRefused: (request) => {
           options.trust?.onRefused?.(request)
-          if (opened && current === opened) push({ channel: 'trust-requested', entries: opened.trustEntries().filter((entry) => !entry.approved) })
+          if (opened && openSession === opened) push({ channel: 'trust-requested', entries: opened.trustEntries().filter((entry) => !entry.approved) })
         }
       },
       onMcpChange: (status) => {
-        if (opened && current === opened) push({ channel: 'mcp-changed', status })
+        if (opened && openSession === opened) push({ channel: 'mcp-changed', status })
       }
     })
     opened = next
     stopWatching()
-    await current?.close()
-    current = next
+    await openSession?.close()
+    openSession = next
     stopWatching = next.onChange(() => push({ channel: 'project-changed', project: next.info() }))
     const root = next.snapshot().root
     const known = recentProjects()
@@ -167,7 +170,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
   }
 
   /** Stores the user's message, starts the run answering it, and learns memories from it in the background. */
-  async function ask(chatId: string, text: string, extras: MessageExtras, testMode?: boolean, forModel?: EvalModel, turnId?: string): Promise<StartedRun> {
+  async function ask(chatId: string, text: string, askOptions: AskOptions = {}): Promise<StartedRun> {
+    const { extras = {}, testMode, model: forModel, turnId } = askOptions
     const project = session()
     const snapshot = await project.freshSnapshot()
     const question = messageText(snapshot, text, extras.skill)
@@ -177,7 +181,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     // The run reads the whole chat once; naming it needs only its title and whether it is still empty.
     const untitled = store.chats.summary(chatId).title === DEFAULT_CHAT_TITLE && store.chats.recentMessages(chatId, 1).length === 0
     const userMessage = store.chats.addMessage({ chatId, role: 'user', text: question, status: 'done', turnId })
-    if (untitled) store.chats.rename(chatId, chatTitle(text))
+    // A new chat is named after its first question, so the sidebar tells chats apart.
+    if (untitled) store.chats.rename(chatId, titleFrom(text))
     const model = await models.resolve(current)
     // Whatever the run connects to (the project's servers) is decided by this project's approvals.
     const started = await project.trusted(() => runs.start({
@@ -225,27 +230,24 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     const chat = input.chatId ? store.chats.get(input.chatId) : null
     const extras = { attachments: input.attachments, tables: input.tables, skill: input.skill }
     const { files, images } = await describeMessageFiles(snapshot, extras)
-    const assemble = (model: PromptModelInfo) =>
-      assemblePrompt({
-        project: snapshot,
-        question: input.question.trim() === '' ? '' : messageText(snapshot, input.question, input.skill),
-        files,
-        images,
-        results: forkedFrom(chat, (id) => store.chats.message(id)),
-        memory: selectStoredMemories(store, project.projectId, {
-          budgetTokens: input.memoryBudget ?? current.memoryBudget,
-          memoryEnabled: current.memoryEnabled
-        }),
-        tools: createAgentTools({ testMode, projectTools: project.mcp.tools() }),
-        testMode,
-        now: input.now ?? now(),
-        timezone: input.timezone ?? current.timezone,
-        channel: input.channel !== undefined ? input.channel : (chat?.channel ?? current.channel),
-        forkSelection: input.forkSelection ?? chat?.selection ?? null,
-        history: chat ? toHistory(chat.messages) : [],
-        archiveSource: `chat:${input.chatId ?? 'new'}`,
-        model
-      })
+    const inputs = promptInputs({
+      store,
+      projectId: project.projectId,
+      project: snapshot,
+      chat,
+      earlier: chat?.messages ?? [],
+      question: input.question.trim() === '' ? '' : messageText(snapshot, input.question, input.skill),
+      files,
+      images,
+      testMode,
+      now: input.now ?? now(),
+      timezone: input.timezone ?? current.timezone,
+      channel: input.channel !== undefined ? input.channel : (chat?.channel ?? current.channel),
+      forkSelection: input.forkSelection ?? chat?.selection ?? null,
+      projectTools: project.mcp.tools(),
+      memory: { budgetTokens: input.memoryBudget ?? current.memoryBudget, memoryEnabled: current.memoryEnabled }
+    })
+    const assemble = (model: PromptModelInfo) => assemblePrompt({ ...inputs, model })
     const model = (input.resolveModel ? await models.resolve(current) : await models.peekSoon(current)).info
     const mcpTools = project.mcpStatus().servers.flatMap((server) => server.tools)
     try {
@@ -272,7 +274,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     store,
     session,
     push,
-    startRun: ({ chatId, prompt, model }) => ask(chatId, prompt, {}, true, model),
+    startRun: ({ chatId, prompt, model }) => ask(chatId, prompt, { testMode: true, model }),
     stopRun: (runId) => runs.stop(runId),
     onRunEvent: (listener) => {
       const forward = (event: PushEvent): void => {
@@ -308,14 +310,17 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     store,
     session,
     waitForRun: (runId) => runs.wait(runId),
-    send: ({ chatId, text, testMode, model }) => ask(chatId, text, {}, testMode, model),
+    send: ({ chatId, text, testMode, model }) => ask(chatId, text, { testMode, model }),
     preview,
 
     async getProject() {
-      return current?.info() ?? null
+      return openSession?.info() ?? null
     },
     async openProject({ path }) {
       return (await open(path)).info()
+    },
+    async listRecentProjects() {
+      return recentProjects()
     },
     async listChats({ search }) {
       return store.chats.list(session().projectId, search)
@@ -333,7 +338,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return store.chats.fork(chatId, messageId, selection)
     },
     async sendMessage({ chatId, text, attachments, skill, tables }) {
-      const { runId } = await ask(chatId, text, { attachments, skill, tables })
+      const { runId } = await ask(chatId, text, { extras: { attachments, skill, tables } })
       return { runId }
     },
     async stopRun({ runId }) {
@@ -345,19 +350,19 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       if (!lastUser) throw new Error('Nothing to regenerate: this chat has no question yet.')
       // The earlier answer stays as a version; the question is asked again as the next version.
       const { turnId } = store.chats.archiveMessagesFrom(chatId, lastUser.id)
-      const { runId } = await ask(chatId, lastUser.text, {}, undefined, undefined, turnId)
+      const { runId } = await ask(chatId, lastUser.text, { turnId })
       return { runId }
     },
     async editAndResend({ chatId, messageId, text }) {
       const { turnId } = store.chats.archiveMessagesFrom(chatId, messageId)
-      const { runId } = await ask(chatId, text, {}, undefined, undefined, turnId)
+      const { runId } = await ask(chatId, text, { turnId })
       return { runId }
     },
     async renameChat({ chatId, title }) {
       return store.chats.rename(chatId, title)
     },
     async answerClarification({ chatId, answer }) {
-      const { runId } = await ask(chatId, answer, {})
+      const { runId } = await ask(chatId, answer)
       return { runId }
     },
     previewPrompt: (input) => preview(input),
@@ -384,20 +389,13 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     },
     async updateSettings(patch) {
       if (patch.endpoint !== undefined || patch.model !== undefined) preselected = { endpoint: null, model: null }
-      store.settings.update(current?.projectId ?? null, patch)
+      store.settings.update(openSession?.projectId ?? null, patch)
       return settings()
     },
     async listModels() {
       return listModelServers(settings(), (baseUrl, served) => models.learn(baseUrl, served))
     },
-    async runTests({ names }) {
-      const files = names && (await evaluations.listCases()).filter((item) => names.includes(item.name) || names.includes(item.file)).map((item) => item.file)
-      const models = await evaluationModels(undefined)
-      const detail = await session().trusted(() => evaluations.run({ models, files }))
-      const run = detail.runs[0]
-      return { passed: run?.passed ?? 0, failed: run?.failed ?? 0, errored: run?.errored ?? 0, cases: run?.cases ?? [] }
-    },
-    async listTestCases() {
+    async listEvaluationCases() {
       return evaluations.listCases()
     },
     async runEvaluation({ models: requested, files, evaluationId, timeoutSeconds }) {
@@ -485,8 +483,8 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       await runs.stopAll()
       await Promise.all(extractions)
       stopWatching()
-      await current?.close()
-      current = null
+      await openSession?.close()
+      openSession = null
       listeners.clear()
       forgetTokenCounts()
       store.close()

@@ -13,7 +13,7 @@ import { main } from '../cli'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 
 // A project with two databases — restaurants in DuckDB and publications in SQLite, then the same as two
-// Postgres databases — evaluated end to end (`glassbox test --json`, the app's runTests) against a scripted "oracle" model that answers each case with SQL chosen here (not
+// Postgres databases — evaluated end to end (`glassbox test --json`, the app's runEvaluation) against a scripted "oracle" model that answers each case with SQL chosen here (not
 // the case's own). Each case's expected SQL must run on its own database: the one the case names, else the
 // one the model's last query ran on; a case that can tell neither errors with the choices.
 

@@ -5,7 +5,7 @@ import { runEvaluation, type EvalDatabases, type EvalModel } from '../eval/run-e
 import { poolSqlRunner } from '../eval/run-sql'
 import { isBroken, loadTestCases, type LoadedTestCase } from '../eval/test-cases'
 import type { Store } from '../store'
-import type { EvaluationComparison, EvaluationDetail, PushEvent, TestCaseInfo } from '../../shared/api'
+import type { EvaluationComparison, EvaluationDetail, PushEvent, EvaluationCaseInfo } from '../../shared/api'
 import type { RunEvent, StopReason } from '../../shared/events'
 import type { RunOutcome } from '../agent/run-agent'
 import type { ProjectSession } from './project-session'
@@ -51,7 +51,7 @@ export class EvaluationService {
 
   constructor(private readonly deps: EvaluationDeps) {}
 
-  async listCases(): Promise<TestCaseInfo[]> {
+  async listCases(): Promise<EvaluationCaseInfo[]> {
     const cases = await loadTestCases(this.deps.session().snapshot().root)
     return cases.map((item) => (isBroken(item) ? { file: item.file, name: item.name, prompt: null, error: item.error } : { file: item.file, name: item.name, prompt: item.prompt }))
   }
@@ -144,7 +144,6 @@ export class EvaluationService {
               ...(progress.result ? { result: progress.result } : {})
             }
           })
-          if (progress.result) push({ channel: 'test-progress', result: progress.result })
         }
       })
     } finally {

@@ -86,8 +86,8 @@ describe('feedback on answers', () => {
     expect(saved.feedback).toMatchObject({ rating: 'up', testCaseFile: saved.file, correctedSql: null })
     expect((await glassbox.saveTestCase({ messageId })).file).toBe('tests/how_many_orders_are_there-2.yml')
 
-    const report = await glassbox.runTests({ names: ['tests/how_many_orders_are_there.yml'] })
-    expect(report).toMatchObject({ passed: 1, failed: 0, errored: 0 })
+    const { runs } = await glassbox.runEvaluation({ files: ['tests/how_many_orders_are_there.yml'] })
+    expect(runs.map(({ passed, failed, errored }) => ({ passed, failed, errored }))).toEqual([{ passed: 1, failed: 0, errored: 0 }])
   })
 
   it('👎 saves the SQL it should have been as the case, and records the correction', async () => {

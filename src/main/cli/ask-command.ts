@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import type { CliIo } from '../cli'
+import type { CliIo } from './io'
 import { createGlassbox, type GlassboxOptions } from '../app/create-glassbox'
 import type { RunEvent } from '../../shared/events'
 import { CliError } from './cli-error'

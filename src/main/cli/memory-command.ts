@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { MemoryView } from '../../shared/api'
-import type { CliIo } from '../cli'
+import type { CliIo } from './io'
 import { resolveDataDir } from '../data-dir'
 import {
   addMemory,

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import type { CliIo } from '../cli'
+import type { CliIo } from './io'
 import { detectServers, listModels, type DetectedServer } from '../agent/discovery'
 import { InvalidEndpointError, kindOf, normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import { CliError } from './cli-error'

@@ -3,6 +3,10 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { copyNaoLayout, makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { runCli } from '../../../test/support/capture-io'
+import { createAgentTools } from '../agent/tools'
+import { toolSchemaTokens } from '../app/prompt-assembly'
+import { messageTokens } from '../prompt/budget/costs'
+import { countTokens } from '../prompt/tokens'
 
 // `glassbox prompt` as people and scripts call it (in-process, same dispatcher as the binary).
 
@@ -99,8 +103,17 @@ describe('glassbox prompt', () => {
 
   it('shows each budget part against the context window', async () => {
     const output = await promptJson('--project', NAO_LAYOUT, '--question', 'How many orders?')
-    expect(output.budget.contextWindow).toBeGreaterThan(0)
-    expect(output.budget.parts.find((part: { name: string }) => part.name === 'system').tokens).toBeGreaterThan(100)
+    // No server answers here, so the window and the output reserve are the defaults and the scale is 1.
+    expect(output.budget.contextWindow).toBe(8192)
+    expect(output.budget.reservedOutput).toBe(2048)
+    expect(output.budget.parts).toEqual([
+      { name: 'system', tokens: messageTokens({ role: 'system', content: output.system }, countTokens) },
+      { name: 'tools', tokens: toolSchemaTokens(createAgentTools()) },
+      { name: 'history', tokens: 0 },
+      { name: 'user', tokens: messageTokens({ role: 'user', content: output.user }, countTokens) },
+      { name: 'output', tokens: 2048 }
+    ])
+    expect(output.budget.used).toBe(output.budget.parts.reduce((sum: number, part: { tokens: number }) => sum + part.tokens, 0))
   })
 
   describe("the fixture's channel prompts", () => {

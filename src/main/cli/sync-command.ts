@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import type { CliIo } from '../cli'
+import type { CliIo } from './io'
 import { syncProject } from '../data/sync'
 import { cliTrust, requireProject } from './options'
 import { openStore } from '../store'

@@ -49,6 +49,7 @@ describe('glassbox test', () => {
     const { io, out, err } = captureIo()
     const code = await main(['test', '--project', NAO_LAYOUT, '--endpoint', server.url, '--json'], io)
     expect(code).toBe(1)
+    expect(err()).toBe('')
     const report = JSON.parse(out())
     expect(report).toMatchObject({ passed: 0, failed: 1, errored: 0 })
     expect(report.cases[0]).toMatchObject({ status: 'failed', expected: [[1734]], message: expect.stringContaining('[1734]') })
@@ -67,6 +68,8 @@ describe('glassbox test', () => {
     expect(lines[1]).toMatch(/^PASS total_revenue \(\d+ ms, 220 tokens\)$/)
     expect(lines[2]).toBe('  verdict: passed: same rows in any order (the question asks for none); both ran on duckdb-jaffle-shop')
     expect(lines[3]).toBe('1 passed, 0 failed, 1 errored')
+    // Progress goes to stderr, one line per case.
+    expect(err().trim().split('\n')).toEqual([expect.stringMatching(/^… case 1 of 2 · model 1 of 1 \(scripted-model\)/), expect.stringMatching(/^… case 2 of 2 · model 1 of 1 \(scripted-model\)/)])
   })
 
   it('refuses a project without tests in one line', async () => {
@@ -76,6 +79,7 @@ describe('glassbox test', () => {
     const code = await main(['test', '--project', join(project.dir, 'docs')], io)
     expect(code).toBe(1)
     expect(err()).toMatch(/^glassbox test: no test cases: .*\/docs\/tests\/ has no \.yml files\n$/)
+    expect(out()).toBe('')
   })
 })
 

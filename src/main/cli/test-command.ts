@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { EvaluationCaseResult, EvaluationComparison, EvaluationDetail, EvaluationProgress, EvaluationSummary } from '../../shared/api'
-import type { CliIo } from '../cli'
+import type { CliIo } from './io'
 import { listModels } from '../agent/discovery'
 import { normalizeBaseUrl } from '../agent/endpoints'
 import { createGlassbox } from '../app/create-glassbox'

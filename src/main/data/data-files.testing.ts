@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 
 // A project with a CSV, a Parquet glob and a JSON file declared in nao_config.yaml, for sync and execute_sql
-// tests (#14.1). Built in a temp folder by each test.
+// tests. Built in a temp folder by each test.
 
 export const DATA_FILES_CONFIG = `project_name: files
 databases:

@@ -16,7 +16,7 @@ import { NO_PATTERNS, parseIgnorePatterns, visibilityFor } from './visibility'
 
 export const RULES_FILE = 'RULES.md'
 export const IGNORE_FILE = '.naoignore'
-const CONTEXT_FOLDERS = ['databases', 'docs', 'semantics', 'repos', 'queries'] as const
+type ContextFolder = 'databases' | 'docs' | 'semantics' | 'repos' | 'queries'
 
 /** Parsed-file caches that live as long as the open project; a one-off load uses fresh ones. */
 export interface SnapshotCaches {
@@ -277,7 +277,7 @@ function visibleFiles(tree: ProjectTree, patterns: readonly string[]): string[] 
 }
 
 function contextFoldersOf(tree: ProjectTree): ProjectSnapshot['contextFolders'] {
-  const exists = (name: (typeof CONTEXT_FOLDERS)[number]): boolean => tree.get(name)?.kind === 'dir'
+  const exists = (name: ContextFolder): boolean => tree.get(name)?.kind === 'dir'
   return {
     databases: exists('databases'),
     docs: exists('docs'),

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
 import { LARGE_PROJECT_ENGINES, makeLargeProject } from '../../../test/support/large-project'
 import { assembleSystemPrompt } from '../prompt/system/assemble'
-import { DEFAULT_TOOL_NAMES } from '../prompt/system/tool-names'
+import { createAgentTools } from '../agent/tools'
 import { loadProject, loadProjectForPrompt } from './load'
 import type { ProjectSnapshot } from './types'
 
@@ -37,7 +37,7 @@ describe('loadProjectForPrompt at scale', () => {
       now: new Date('2026-11-30T10:00:00Z'),
       timezone: 'UTC',
       testMode: false,
-      tools: [...DEFAULT_TOOL_NAMES]
+      tools: createAgentTools().map((tool) => tool.name)
     }).text
 
   it('lists the connections and one schema of tables, not every table folder, and gives the same system prompt', async () => {

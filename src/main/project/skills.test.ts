@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { parseSkill } from './skills'
 
@@ -16,8 +16,7 @@ const FRONTMATTER = [
   'name: revenue\nname: twice',
   'name: revenue\ndescription: >\n  folded\n  text',
   'tags: [a, b]\nname: listed',
-  'name: url http\ndescription: see docs/x.md',
-  '__proto__: polluted\nname: proto'
+  'name: url http\ndescription: see docs/x.md'
 ]
 
 describe('parseSkill frontmatter', () => {
@@ -37,7 +36,38 @@ describe('parseSkill frontmatter', () => {
       const { skill } = parseSkill('agent/skills/revenue-skill.md', `---\n${frontmatter}\n---\nBody.\n`)
       expect({ name: skill.name, description: skill.description }).toEqual(expected)
       expect(skill.body).toBe('Body.\n')
-      expect(Object.getPrototypeOf({})).toBe(Object.prototype)
     })
   }
+})
+
+// A project folder is untrusted: a `__proto__` key in frontmatter must stay a plain key, neither reaching
+// Object.prototype nor becoming the prototype the skill's name and description are read through.
+const PROTO_FRONTMATTER = [
+  '__proto__: polluted\ndescription: plain',
+  '__proto__:\n  polluted: yes\n  name: evil\n  description: evil',
+  '"__proto__":\n  polluted: yes\n  name: evil',
+  'constructor:\n  prototype:\n    polluted: yes\n    name: evil'
+]
+const PROTO_JSON = '{"__proto__": {"polluted": "yes", "name": "evil", "description": "evil"}}'
+
+describe('parseSkill and __proto__ keys', () => {
+  afterEach(() => {
+    delete (Object.prototype as Record<string, unknown>).polluted
+  })
+
+  for (const frontmatter of PROTO_FRONTMATTER) {
+    it(`keeps ${JSON.stringify(frontmatter)} out of every prototype`, () => {
+      const { skill } = parseSkill('agent/skills/revenue-skill.md', `---\n${frontmatter}\n---\nBody.\n`)
+      expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false)
+      expect(skill.name).toBe('revenue-skill')
+      expect(skill.description).not.toBe('evil')
+      expect(skill.body).toBe('Body.\n')
+    })
+  }
+
+  it('keeps a JSON __proto__ key out of every prototype', () => {
+    const { skill } = parseSkill('agent/skills/revenue-skill.md', `---json\n${PROTO_JSON}\n---\nBody.\n`)
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false)
+    expect({ name: skill.name, description: skill.description }).toEqual({ name: 'revenue-skill', description: '' })
+  })
 })

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
 import { makeLargeProject } from '../../../test/support/large-project'
 import { assembleSystemPrompt } from '../prompt/system/assemble'
-import { DEFAULT_TOOL_NAMES } from '../prompt/system/tool-names'
+import { createAgentTools } from '../agent/tools'
 import { loadProject } from './load'
 import type { ProjectSnapshot } from './types'
 import { openProject } from './watch'
@@ -16,7 +16,7 @@ afterEach(async () => {
 })
 
 function prompt(project: ProjectSnapshot): string {
-  return assembleSystemPrompt({ project, memory: { included: [], droppedCount: 0 }, now: new Date('2026-11-30T12:00:00Z'), timezone: 'UTC', testMode: false, tools: [...DEFAULT_TOOL_NAMES] }).text
+  return assembleSystemPrompt({ project, memory: { included: [], droppedCount: 0 }, now: new Date('2026-11-30T12:00:00Z'), timezone: 'UTC', testMode: false, tools: createAgentTools().map((tool) => tool.name) }).text
 }
 
 describe('openProject on a big project', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { ChatDetail, ChatMessageView, ChatSummary, ChatVersionView, MessageFigures, ToolCallView } from '../../shared/api'
+import { DEFAULT_CHAT_TITLE, titleFrom } from '../../shared/chat-title'
 import type { StoreContext } from './context'
 import { StoreNotFoundError } from './errors'
 import { integerOrNull, text, textOrNull, toRow, type Row } from './row'
@@ -27,8 +28,6 @@ export interface MessageUpdate {
 
 const roleSchema = z.enum(['user', 'assistant'])
 const statusSchema = z.enum(['streaming', 'done', 'failed', 'cancelled'])
-export const DEFAULT_CHAT_TITLE = 'New chat'
-const FORK_TITLE_CHARS = 60
 
 /** The columns toSummary reads. */
 const SUMMARY_COLUMNS = 'id, title, channel, parent_chat_id, updated_at'
@@ -139,6 +138,11 @@ export class ChatsRepo {
     return toSummary(row)
   }
 
+  /**
+   * The chat with its live messages in order, each assistant message carrying its run's tool calls and
+   * figures, and the earlier versions of its questions.
+   */
+  /** The project a chat belongs to (an answer given in one project is never acted on from another). */
   projectOf(chatId: string): number {
     const row = this.context.read(() =>
       this.context.statement(`SELECT project_id FROM chats WHERE id = ?`).pluck().get(chatId)
@@ -147,10 +151,6 @@ export class ChatsRepo {
     return row
   }
 
-  /**
-   * The chat with its live messages in order, each assistant message carrying its run's tool calls and
-   * figures, and the earlier versions of its questions.
-   */
   get(chatId: string): ChatDetail {
     return this.context.read(() => {
       const value = this.context.statement(`SELECT * FROM chats WHERE id = ?`).get(chatId)
@@ -256,9 +256,7 @@ export class ChatsRepo {
       if (parent === undefined) throw new StoreNotFoundError('message in chat', `${chatId}/${messageId}`)
       const row = toRow(parent)
       const now = this.context.now()
-      const flat = selection.replace(/\s+/g, ' ').trim()
-      const forkTitle =
-        title?.trim() || `Fork: ${flat.length > FORK_TITLE_CHARS ? flat.slice(0, FORK_TITLE_CHARS) + '…' : flat}`
+      const forkTitle = title?.trim() || `Fork: ${titleFrom(selection)}`
       this.context
         .statement(
           `INSERT INTO chats (id, project_id, title, channel, parent_chat_id, parent_message_id, selection, created_at, updated_at)

@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { MIGRATIONS } from './migrations'
 import { openStore, STORE_FILE } from './open-store'
 
-// Child process for open-store.test.ts when the tests run as root (root ignores file permissions): run as an
-// unprivileged user, it makes a store read-only for real and prints, as JSON, how opening it failed.
+// Child process for open-store.test.ts when the tests run as root (root ignores file permissions): run without
+// root's permission override, it makes a store read-only for real and prints, as JSON, how opening it failed.
 
 function attempt(open: () => void): string {
   try {

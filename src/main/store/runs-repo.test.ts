@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import type { PromptPreview } from '../../shared/prompt'
 import type { Store } from './open-store'
-import { MAX_STORED_ROWS } from './runs-repo'
 import { openTempStore } from './test-store'
 
 let store: Store
@@ -63,22 +62,11 @@ it('completes the latest unfinished call when a server reuses call ids across ro
   ])
 })
 
-it('keeps query results for charts, capped, found by query id within the chat', () => {
-  const run = store.runs.start({ chatId, model: 'm', endpoint: 'e', testMode: false })
-  const rows = Array.from({ length: MAX_STORED_ROWS + 5 }, (_, i) => [i, `c${i}`])
-  store.runs.saveQueryResult({ runId: run.id, queryId: 'q1', sql: 'SELECT …', columns: ['n', 'c'], rows, rowCount: rows.length })
-  const found = store.runs.findQueryResult(chatId, 'q1')
-  expect(found?.rows).toHaveLength(MAX_STORED_ROWS)
-  expect(found).toMatchObject({ runId: run.id, columns: ['n', 'c'], rowCount: MAX_STORED_ROWS + 5 })
-  expect(store.runs.findQueryResult(chatId, 'q2')).toBeNull()
-})
-
-it('deleting a chat removes its runs, calls, snapshots and results', () => {
+it('deleting a chat removes its runs, calls and snapshots', () => {
   const run = store.runs.start({ chatId, model: 'm', endpoint: 'e', testMode: false })
   store.runs.savePrompt(run.id, preview)
   store.runs.startToolCall(run.id, { callId: 'c', name: 'list', args: {} })
-  store.runs.saveQueryResult({ runId: run.id, queryId: 'q1', sql: 's', columns: [], rows: [], rowCount: 0 })
   store.chats.delete(chatId)
-  for (const table of ['runs', 'tool_calls', 'prompt_snapshots', 'query_results'])
+  for (const table of ['runs', 'tool_calls', 'prompt_snapshots'])
     expect(store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get()).toBe(0)
 })

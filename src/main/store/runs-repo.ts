@@ -28,7 +28,8 @@ export interface NewRun {
   testMode: boolean
 }
 
-export interface RunOutcome {
+/** How a run ended, as the store records it. */
+export interface RunEnding {
   status: Exclude<RunStatus, 'running'>
   stopReason?: string | null
   error?: string | null
@@ -52,23 +53,8 @@ export interface RunRecord {
   endedAt: string | null
 }
 
-export interface QueryResultRecord {
-  runId: string
-  queryId: string
-  sql: string
-  columns: string[]
-  rows: unknown[][]
-  /** Rows that exist, which may be more than the rows kept. */
-  rowCount: number
-}
-
-/** Rows kept per query result: enough for a chart or a citation, bounded so one query cannot bloat the store. */
-export const MAX_STORED_ROWS = 1000
-
 const runStatus = z.enum(['running', 'done', 'failed', 'cancelled'])
 const toolArgs = z.record(z.string(), z.unknown())
-const columnNames = z.array(z.string())
-const tableRows = z.array(z.array(z.unknown()))
 
 function toRun(value: unknown): RunRecord {
   const row = toRow(value)
@@ -170,7 +156,7 @@ export class RunsRepo {
     })
   }
 
-  finish(runId: string, outcome: RunOutcome): RunRecord {
+  finish(runId: string, outcome: RunEnding): RunRecord {
     this.context.write(() => {
       const result = this.context
         .statement(
@@ -331,48 +317,6 @@ export class RunsRepo {
       diagnostics: json(row, 'diagnostics_json', promptPreviewParts.diagnostics),
       overrideMode: promptPreviewParts.overrideMode.parse(text(row, 'override_mode')),
       budget: jsonOrNull(row, 'budget_json', promptPreviewParts.budget)
-    }
-  }
-
-  /** Keeps a query's result for charts and citations; rows beyond MAX_STORED_ROWS are not kept. */
-  saveQueryResult(result: QueryResultRecord): void {
-    this.context.write(() =>
-      this.context
-        .statement(
-          `INSERT OR REPLACE INTO query_results (run_id, query_id, sql, columns_json, rows_json, row_count, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`
-        )
-        .run(
-          result.runId,
-          result.queryId,
-          result.sql,
-          toJson(result.columns),
-          toJson(result.rows.slice(0, MAX_STORED_ROWS)),
-          result.rowCount,
-          this.context.now()
-        )
-    )
-  }
-
-  /** A query result by its id anywhere in the chat (a chart may cite a query from an earlier run). */
-  findQueryResult(chatId: string, queryId: string): QueryResultRecord | null {
-    const value = this.context.read(() =>
-      this.context
-        .statement(
-          `SELECT q.* FROM query_results q JOIN runs r ON r.id = q.run_id
-           WHERE r.chat_id = ? AND q.query_id = ? ORDER BY q.id DESC LIMIT 1`
-        )
-        .get(chatId, queryId)
-    )
-    if (value === undefined) return null
-    const row = toRow(value)
-    return {
-      runId: text(row, 'run_id'),
-      queryId: text(row, 'query_id'),
-      sql: text(row, 'sql'),
-      columns: json(row, 'columns_json', columnNames),
-      rows: json(row, 'rows_json', tableRows),
-      rowCount: integer(row, 'row_count')
     }
   }
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { apiInputs, type GlassboxApi } from '../../shared/api'
-import { errorMessage } from '../../shared/error-message'
 
 // One table of every operation the UI may call, shared by the IPC handlers and the web server: both
 // validate the raw input with the operation's schema here, so no transport can skip validation.
@@ -12,6 +11,7 @@ const allInputs = {
   getProject: noInput,
   getSettings: noInput,
   listModels: noInput,
+  listRecentProjects: noInput,
   ...apiInputs
 } as const
 
@@ -52,6 +52,7 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     getProject: async (input) => (parse('getProject', i.getProject, input), api.getProject()),
     getSettings: async (input) => (parse('getSettings', i.getSettings, input), api.getSettings()),
     listModels: async (input) => (parse('listModels', i.listModels, input), api.listModels()),
+    listRecentProjects: async (input) => (parse('listRecentProjects', i.listRecentProjects, input), api.listRecentProjects()),
     openProject: (input) => api.openProject(parse('openProject', i.openProject, input)),
     listChats: (input) => api.listChats(parse('listChats', i.listChats, input)),
     createChat: (input) => api.createChat(parse('createChat', i.createChat, input)),
@@ -72,9 +73,8 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     setMemoryEnabled: (input) => api.setMemoryEnabled(parse('setMemoryEnabled', i.setMemoryEnabled, input)),
     deleteMemory: (input) => api.deleteMemory(parse('deleteMemory', i.deleteMemory, input)),
     updateSettings: (input) => api.updateSettings(parse('updateSettings', i.updateSettings, input)),
-    runTests: (input) => api.runTests(parse('runTests', i.runTests, input)),
     syncProject: (input) => api.syncProject(parse('syncProject', i.syncProject, input)),
-    listTestCases: (input) => api.listTestCases(parse('listTestCases', i.listTestCases, input)),
+    listEvaluationCases: (input) => api.listEvaluationCases(parse('listEvaluationCases', i.listEvaluationCases, input)),
     runEvaluation: (input) => api.runEvaluation(parse('runEvaluation', i.runEvaluation, input)),
     cancelEvaluation: (input) => api.cancelEvaluation(parse('cancelEvaluation', i.cancelEvaluation, input)),
     listEvaluations: (input) => api.listEvaluations(parse('listEvaluations', i.listEvaluations, input)),

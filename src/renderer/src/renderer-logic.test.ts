@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatMessageView, ToolCallView } from '../../shared/api'
+import type { DisplayChartResult, ExecuteSqlResult } from '../../shared/tools'
 import { escapeCurrency } from './components/chat/escape-currency'
 import { findTrigger } from './components/chat/mention-menu'
 import { remarkHtmlAsText } from './components/chat/remark-html-as-text'
@@ -94,16 +95,16 @@ describe('mergeChatRead', () => {
 describe('tool data readers', () => {
   const call = (name: string, args: Record<string, unknown>, data?: unknown): ToolCallView => ({ callId: 'c', name, args, ok: true, output: '', data })
 
-  it('reads execute_sql rows given as arrays, with the total count', () => {
-    expect(readTable({ queryId: 'q1', columns: ['a', 'b'], rows: [[1, 2]], totalRows: 40 })).toEqual({ queryId: 'q1', columns: ['a', 'b'], rows: [[1, 2]], rowCount: 40 })
+  const sqlResult: ExecuteSqlResult = { queryId: 'q1', databaseId: 'shop', sql: 'SELECT a, b FROM t', engine: 'duckdb', columns: ['a', 'b'], rows: [[1, 2]], totalRows: 40, shownRows: 1 }
+
+  it('reads an execute_sql result with the total count', () => {
+    expect(readTable(sqlResult)).toEqual({ queryId: 'q1', columns: ['a', 'b'], rows: [[1, 2]], rowCount: 40 })
   })
 
-  it('reads rows given as objects, taking the columns from the first row', () => {
-    expect(readTable({ query_id: 'q2', rows: [{ month: '2018-01', revenue: 3 }] })).toEqual({ queryId: 'q2', columns: ['month', 'revenue'], rows: [['2018-01', 3]], rowCount: 1 })
-  })
-
-  it('says nothing for data without rows', () => {
+  it('reads nothing from data of another shape', () => {
     expect(readTable('4 rows')).toBeNull()
+    expect(readTable({ ...sqlResult, totalRows: undefined, rowCount: 40 })).toBeNull()
+    expect(readTable({ query_id: 'q2', rows: [{ month: '2018-01', revenue: 3 }] })).toBeNull()
   })
 
   it('draws a chart from its args and the rows of the query it names', () => {
@@ -113,11 +114,9 @@ describe('tool data readers', () => {
   })
 
   it('prefers the rows carried by the chart result itself', () => {
-    const spec = readChart(
-      call('display_chart', {}, { queryId: 'q9', chartType: 'bar', xAxisKey: 'x', series: [{ dataKey: 'y', label: 'Y' }], title: 'T', columns: ['x', 'y'], rows: [[1, 2]] }),
-      new Map()
-    )
-    expect(spec?.table?.rows).toEqual([[1, 2]])
+    const result: DisplayChartResult = { queryId: 'q9', chartType: 'bar', xAxisKey: 'x', xAxisType: 'number', series: [{ dataKey: 'y', label: 'Y' }], title: 'T', columns: ['x', 'y'], rows: [[1, 2]], totalRows: 1 }
+    const spec = readChart(call('display_chart', {}, result), new Map())
+    expect(spec).toEqual({ queryId: 'q9', chartType: 'bar', xAxisKey: 'x', series: [{ dataKey: 'y', label: 'Y' }], title: 'T', table: { queryId: 'q9', columns: ['x', 'y'], rows: [[1, 2]], rowCount: 1 } })
   })
 
   it('reads a clarification and follow-ups from args', () => {

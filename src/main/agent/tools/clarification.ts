@@ -1,12 +1,11 @@
 import { z } from 'zod'
+import type { ClarificationArgs, ClarificationResult } from '../../../shared/tools'
 import { createTool } from './create-tool'
 
 export const clarificationInput = z.object({
   question: z.string().min(1).describe('The one question that resolves the ambiguity.'),
   options: z.array(z.string().min(1)).min(2).max(5).describe('Two to five likely answers the user can pick.')
-})
-
-export type ClarificationRequest = z.infer<typeof clarificationInput>
+}) satisfies z.ZodType<ClarificationArgs>
 
 // A stop tool: the run ends and waits for the user's choice. Absent in test mode, where nobody answers.
 export const clarificationTool = createTool({
@@ -15,6 +14,6 @@ export const clarificationTool = createTool({
     'Ask the user to choose when the request is genuinely ambiguous (several plausible tables, unclear period, undefined metric). Ends your turn.',
   inputSchema: clarificationInput,
   stopsRun: true,
-  execute: async (input): Promise<ClarificationRequest> => ({ question: input.question, options: input.options }),
+  execute: async (input): Promise<ClarificationResult> => ({ question: input.question, options: input.options }),
   toModelOutput: (request) => `Asked the user: ${request.question} Options: ${request.options.join(' | ')}. Waiting for their answer.`
 })

@@ -1,37 +1,24 @@
 import { z } from 'zod'
-import type { CellValue } from '../sql/query-store'
+import { CHART_AXIS_TYPES, CHART_TYPES, type DisplayChartArgs, type DisplayChartResult } from '../../../shared/tools'
 import { createTool, ToolError } from './create-tool'
 
 export const displayChartInput = z.object({
   query_id: z.string().min(1).describe('The query_id returned by execute_sql whose rows the chart draws.'),
-  chart_type: z.enum(['bar', 'line', 'area', 'pie', 'scatter', 'stacked_bar']),
+  chart_type: z.enum(CHART_TYPES),
   x_axis_key: z.string().min(1).describe('Column of the query result for the x axis (or pie labels).'),
-  x_axis_type: z.enum(['category', 'date', 'number']),
+  x_axis_type: z.enum(CHART_AXIS_TYPES),
   series: z
     .array(z.object({ data_key: z.string().min(1).describe('Column with the values.'), label: z.string().optional(), color: z.string().optional() }))
     .min(1)
     .max(10),
   title: z.string().min(1)
-})
-
-export interface ChartSpec {
-  queryId: string
-  chartType: z.infer<typeof displayChartInput>['chart_type']
-  xAxisKey: string
-  xAxisType: z.infer<typeof displayChartInput>['x_axis_type']
-  series: Array<{ dataKey: string; label: string; color?: string }>
-  title: string
-  columns: string[]
-  rows: CellValue[][]
-  /** Rows of the query in all; the chart draws the stored ones. */
-  totalRows: number
-}
+}) satisfies z.ZodType<DisplayChartArgs>
 
 export const displayChartTool = createTool({
   name: 'display_chart',
   description: 'Show the user a chart drawn from the rows of an earlier execute_sql result (by query_id).',
   inputSchema: displayChartInput,
-  async execute(input, ctx): Promise<ChartSpec> {
+  async execute(input, ctx): Promise<DisplayChartResult> {
     const query = ctx.queryStore.get(input.query_id)
     if (!query) throw new ToolError(`Unknown query_id "${input.query_id}". Run execute_sql first and use the query_id it returns.`)
     const missing = [input.x_axis_key, ...input.series.map((s) => s.data_key)].filter((key) => !query.columns.includes(key))

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { ExecuteSqlArgs, ExecuteSqlResult } from '../../../shared/tools'
 import type { StoredQuery } from '../sql/query-store'
 import { formatMegabytes } from '../sql/result-budget'
 import { createTool } from './create-tool'
@@ -6,9 +7,7 @@ import { createTool } from './create-tool'
 export const executeSqlInput = z.object({
   sql_query: z.string().min(1).describe('The SQL to run (read-only; the dialect of the chosen database: DuckDB, SQLite or Postgres).'),
   database_id: z.string().optional().describe('Which database to query (its name from nao_config.yaml or its file path). Defaults to the first one.')
-})
-
-export type ExecuteSqlResult = StoredQuery & { engine: string; shownRows: number; truncatedAtBytes?: number }
+}) satisfies z.ZodType<ExecuteSqlArgs>
 
 export const executeSqlTool = createTool({
   name: 'execute_sql',

@@ -1,14 +1,15 @@
 import { z } from 'zod'
+import type { SuggestFollowUpsArgs, SuggestFollowUpsResult } from '../../../shared/tools'
 import { createTool } from './create-tool'
 
 export const suggestFollowUpsInput = z.object({
   suggestions: z.array(z.string().min(1).max(200)).min(1).max(3).describe('One to three short follow-up questions the user may ask next.')
-})
+}) satisfies z.ZodType<SuggestFollowUpsArgs>
 
 export const suggestFollowUpsTool = createTool({
   name: 'suggest_follow_ups',
   description: 'Offer the user one to three follow-up questions, shown as clickable chips after the answer.',
   inputSchema: suggestFollowUpsInput,
-  execute: async (input): Promise<{ suggestions: string[] }> => ({ suggestions: input.suggestions }),
+  execute: async (input): Promise<SuggestFollowUpsResult> => ({ suggestions: input.suggestions }),
   toModelOutput: (result) => `Shown to the user as follow-ups: ${result.suggestions.map((s) => `"${s}"`).join(', ')}.`
 })

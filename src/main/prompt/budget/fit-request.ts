@@ -1,8 +1,5 @@
-import type { Budget, DroppedMemory, MemoryItem, RequestMessage } from '../../../shared/prompt'
-import type { ContextBlock } from '../user/context-block'
-import type { TokenCounter } from './costs'
 import { RequestFitter } from './fitter'
-import type { ArchiveTarget } from './history'
+import type { FitRequestInput, FittedRequest, SkillListItem } from './types'
 
 // Fits the whole request (system prompt + tool schemas + history + user prompt + reserved output) into the
 // model's context window, so a local server never cuts it silently. When it does not fit, parts are
@@ -14,62 +11,7 @@ import type { ArchiveTarget } from './history'
 // The instructions, the user's rules, the question and this run's own messages are never trimmed; when
 // they alone do not fit, ContextWindowTooSmallError is thrown and nothing is sent.
 
-export interface SkillListItem {
-  name: string
-  description: string
-}
-
-/** What the system prompt is rendered from after trimming, so it can say how much was left out. */
-export interface SystemPromptParts<Skill extends SkillListItem> {
-  memory: readonly MemoryItem[]
-  skills: readonly Skill[]
-  droppedMemoryCount: number
-  droppedSkillCount: number
-}
-
-export interface FitRequestInput<Skill extends SkillListItem = SkillListItem> {
-  contextWindow: number
-  /** Tokens kept for the answer. */
-  reservedOutput: number
-  /**
-   * Renders the system prompt; called again whenever memory or skills are dropped. The last call is
-   * always with the final parts, so a caller may keep what its last call produced (sections, sources).
-   */
-  renderSystem: (parts: SystemPromptParts<Skill>) => string
-  memory: readonly MemoryItem[]
-  skills: readonly Skill[]
-  toolSchemasTokens: number
-  /** Earlier turns of the chat, oldest first. */
-  history: readonly RequestMessage[]
-  /** This run's messages so far (tool calls and results): counted, never trimmed. */
-  inRunMessages?: readonly RequestMessage[]
-  /** The user prompt's context block, and how to render the user prompt from it. */
-  context: ContextBlock
-  /** Renders the user prompt; like renderSystem, the last call is with the final context block. */
-  renderUser: (context: ContextBlock) => string
-  /** Images sent with the user prompt. */
-  imageCount?: number
-  /** Where archived history is said to live. */
-  archive: ArchiveTarget
-  /** Defaults to the cached BPE estimator. */
-  countTokens?: TokenCounter
-  /** Share of the window kept free for tokenizer differences (default 5%). */
-  safetyMarginRatio?: number
-}
-
-export interface FittedRequest<Skill extends SkillListItem = SkillListItem> {
-  system: string
-  /** The kept history, oldest first. */
-  history: RequestMessage[]
-  user: string
-  /** The context block the user prompt was rendered from (with any archive entry and dropped summaries). */
-  context: ContextBlock
-  memory: { included: MemoryItem[]; dropped: DroppedMemory[] }
-  skills: { included: Skill[]; dropped: Skill[] }
-  /** Messages moved out of the request; store them under the archive entry's fileId for the tool to read. */
-  archivedHistory: RequestMessage[]
-  budget: Budget
-}
+export type { FitRequestInput, FittedRequest, SkillListItem, SystemPromptParts } from './types'
 
 export function fitRequest<Skill extends SkillListItem>(input: FitRequestInput<Skill>): FittedRequest<Skill> {
   checkSizes(input)

@@ -9,7 +9,7 @@ import {
   messageTokens,
   type TokenCounter
 } from './costs'
-import type { FitRequestInput, FittedRequest, SkillListItem } from './fit-request'
+import type { FitRequestInput, FittedRequest, SkillListItem } from './types'
 import { archivedHistoryRef, splitIntoTurns } from './history'
 import { summaryCandidates, SUMMARY_LEFT_OUT } from './summaries'
 

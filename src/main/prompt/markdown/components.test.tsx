@@ -226,14 +226,14 @@ describe('List', () => {
   })
 
   it('skips conditional items that are false', () => {
-    const list = (
+    const list = (showHidden: boolean) => (
       <List>
         <ListItem>a</ListItem>
-        {false && <ListItem>hidden</ListItem>}
+        {showHidden && <ListItem>hidden</ListItem>}
         <ListItem>b</ListItem>
       </List>
     )
-    expect(renderToMarkdown(list)).toBe('- a\n- b')
+    expect(renderToMarkdown(list(false))).toBe('- a\n- b')
   })
 
   it('flattens mapped items next to written ones', () => {

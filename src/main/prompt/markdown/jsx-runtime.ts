@@ -108,7 +108,6 @@ export function Fragment({ children }: { children?: MarkdownNode }): MarkdownNod
 }
 
 // TypeScript looks up `h.JSX` for the classic factory `h`, so the types below check every component's props.
-// eslint-disable-next-line @typescript-eslint/no-namespace
 export declare namespace h {
   namespace JSX {
     type Element = MarkdownElement

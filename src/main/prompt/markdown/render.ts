@@ -187,6 +187,7 @@ function renderMemo(node: MemoNode, separator: string, path: PathStep | null): C
 // again every time it is inserted. Taking a substring makes V8 flatten the joined string in place, so the
 // same string object, which a section's pending token count also holds, is flat for every reader: a 200 KB
 // RULES.md is copied once, not once here and again when it is counted.
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- written, never read: the write is the point
 let lastFlattened = ''
 function flatten(text: string): string {
   // Kept (its first character only), so the substring is not optimised away.

@@ -3,7 +3,7 @@ import type { ProjectSnapshot, Skill } from '../../project/types'
 import { NAO_LAYOUT } from '../../../../test/support/fixtures'
 import { assembleSystemPrompt, type SystemPromptInput, type SystemPromptResult } from './assemble'
 import { makeMemory, makeProject, readProjectByHand } from './test-support'
-import { DEFAULT_TOOL_NAMES, toolNamesFor } from './tool-names'
+import { createAgentTools } from '../../agent/tools'
 import { countTokens } from '../tokens'
 
 // `GLASSBOX_PRINT_PROMPTS=1 npx vitest run src/main/prompt/system` prints the prompts these tests build.
@@ -18,7 +18,7 @@ function input(fields: Partial<SystemPromptInput> = {}): SystemPromptInput {
     now: NOW,
     timezone: 'UTC',
     testMode: false,
-    tools: [...DEFAULT_TOOL_NAMES],
+    tools: createAgentTools().map((tool) => tool.name),
     ...fields
   }
 }
@@ -138,7 +138,7 @@ describe('skills lists', () => {
 describe('test mode', () => {
   it('differs from normal mode only by the clarification rule', () => {
     const normal = assemble().text
-    const test = assemble({ testMode: true, tools: toolNamesFor(true) }).text
+    const test = assemble({ testMode: true, tools: createAgentTools({ testMode: true }).map((tool) => tool.name) }).text
     const clarification = normal.split('\n').filter((line) => line.includes('clarification'))
     expect(clarification).toHaveLength(1)
     expect(test).toBe(normal.replace('\n' + clarification[0], ''))

@@ -16,7 +16,7 @@ export interface SystemPromptInput {
   /** IANA time zone of the user, e.g. `Europe/Paris`; an unknown one falls back to UTC with a diagnostic. */
   timezone: string
   testMode: boolean
-  /** Names of the tools the run offers (see DEFAULT_TOOL_NAMES). */
+  /** Names of the tools the run offers (see createAgentTools). */
   tools: string[]
   /** Messaging channel (whatsapp, slack, …) the chat is for, if any. */
   channel?: string | null

@@ -1,6 +1,6 @@
 import type { Migration } from '../migrate'
 
-// Evaluations (#15): one suite run across several models. An evaluation has one row per model (with the
+// Evaluations: one suite run across several models. An evaluation has one row per model (with the
 // system prompt it was given, so two evaluations can be compared), and one row per case and model with its
 // outcome class and figures. Replaces test_runs/test_results, whose rows are carried over (their model was
 // not recorded; the run they point at knows it).

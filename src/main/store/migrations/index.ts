@@ -13,6 +13,7 @@ import { evaluationVerdicts } from './0105-evaluation-verdicts'
 import { feedback } from './0110-feedback'
 import { tokenCounts } from './0115-token-counts'
 import { servedModel } from './0120-served-model'
+import { dropQueryResults } from './0130-drop-query-results'
 
 /** Every schema step in order. Append only: a released step is never edited, a new file fixes it. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -29,7 +30,8 @@ export const MIGRATIONS: readonly Migration[] = [
   evaluationVerdicts,
   feedback,
   tokenCounts,
-  servedModel
+  servedModel,
+  dropQueryResults
 ]
 
 checkRegistry(MIGRATIONS)

@@ -32,12 +32,16 @@ export function parseCsv(csv: string): string[][] {
   for (let at = 0; at < text.length; at++) {
     const char = text[at]
     if (quoted) {
-      if (char === '"' && text[at + 1] === '"') (field += '"'), at++
-      else if (char === '"') quoted = false
+      if (char === '"' && text[at + 1] === '"') {
+        field += '"'
+        at++
+      } else if (char === '"') quoted = false
       else field += char
     } else if (char === '"') quoted = true
-    else if (char === ',') row.push(field), (field = '')
-    else if (char === '\n' || char === '\r') {
+    else if (char === ',') {
+      row.push(field)
+      field = ''
+    } else if (char === '\n' || char === '\r') {
       if (char === '\r' && text[at + 1] === '\n') at++
       row.push(field)
       rows.push(row)

@@ -64,7 +64,7 @@ describe('chatToMarkdown', () => {
       status: 'done',
       figures: { model: 'qwen3', firstTokenMs: 500, totalMs: 8200, inputTokens: 5230, outputTokens: 214 },
       toolCalls: [
-        { callId: 'c1', name: 'execute_sql', args: { sql_query: 'SELECT month, revenue FROM t -- ```' }, ok: true, output: '', data: { queryId: 'ab12cd_q1', columns: ['month', 'revenue'], rows: [['2018-01', 12.4], ['2018-04', 24.9]], rowCount: 2 } },
+        { callId: 'c1', name: 'execute_sql', args: { sql_query: 'SELECT month, revenue FROM t -- ```' }, ok: true, output: '', data: { queryId: 'ab12cd_q1', databaseId: 'shop', sql: 'SELECT month, revenue FROM t', engine: 'duckdb', columns: ['month', 'revenue'], rows: [['2018-01', 12.4], ['2018-04', 24.9]], totalRows: 2, shownRows: 2 } },
         { callId: 'c2', name: 'display_chart', args: { query_id: 'ab12cd_q1', chart_type: 'bar', x_axis_key: 'month', series: [{ data_key: 'revenue' }], title: 'Revenue [k$]' }, ok: true, output: '' }
       ]
     }

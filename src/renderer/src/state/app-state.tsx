@@ -1,9 +1,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { ApiInputs, ChatSummary, GlassboxApi, ModelServerView, ProjectInfo, PushEvent, Settings, SyncProgress, SyncSummary } from '../../../shared/api'
 import type { Transport } from '../transport'
-import { loadRecentProjects, rememberProject } from './recent-projects'
 import { useNewestReply } from './newest-reply'
 import { errorMessage } from '../../../shared/error-message'
+import { DEFAULT_CHAT_TITLE } from '../../../shared/chat-title'
 
 // App-wide state: the open project, settings, detected model servers, the chat list and which chat or
 // panel is showing. Push events are fanned out to components through `onPush`.
@@ -63,7 +63,6 @@ export interface AppState {
 }
 
 /** The title the store gives a chat until its first question names it. */
-const DEFAULT_CHAT_TITLE = 'New chat'
 
 const AppContext = createContext<AppState | null>(null)
 
@@ -92,7 +91,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
   const api = transport.api
   const [ready, setReady] = useState(false)
   const [project, setProject] = useState<ProjectInfo | null>(null)
-  const [recentProjects, setRecentProjects] = useState(loadRecentProjects)
+  const [recentProjects, setRecentProjects] = useState<string[]>([])
   const [settings, setSettings] = useState<Settings | null>(null)
   const [models, setModels] = useState<ModelServerView[] | null>(null)
   const [modelsLoading, setModelsLoading] = useState(false)
@@ -159,11 +158,11 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
     let cancelled = false
     void (async () => {
       try {
-        const [loadedProject, loadedSettings] = await Promise.all([api.getProject(), api.getSettings()])
+        const [loadedProject, loadedSettings, recent] = await Promise.all([api.getProject(), api.getSettings(), api.listRecentProjects()])
         if (cancelled) return
         setProject(loadedProject)
         setSettings(loadedSettings)
-        if (loadedProject) setRecentProjects(rememberProject(loadedProject.root))
+        setRecentProjects(recent)
       } catch (error) {
         notify('error', `Could not load the app state: ${errorMessage(error)}`)
       } finally {
@@ -200,7 +199,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
         setProject(opened)
         setActiveChatId(null)
         setView('chat')
-        setRecentProjects(rememberProject(opened.root))
+        setRecentProjects(await api.listRecentProjects())
         setRevision((value) => value + 1)
         return true
       } catch (error) {
@@ -361,7 +360,7 @@ export function AppProvider({ transport, children }: { transport: Transport; chi
   return <AppContext.Provider value={state}>{children}</AppContext.Provider>
 }
 
-/** One line for the sync notice: what changed, what was left alone and why (#13.9), and any failure. */
+/** One line for the sync notice: what changed, what was left alone and why, and any failure. */
 function describeSync(result: SyncSummary): string {
   const parts = [`Synced ${result.tables} tables`]
   const changed = result.changed?.length

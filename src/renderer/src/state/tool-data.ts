@@ -1,12 +1,15 @@
 import type { ToolCallView } from '../../../shared/api'
+import type { CellValue, ClarificationArgs, DisplayChartArgs, DisplayChartResult, ExecuteSqlArgs, ExecuteSqlResult, SuggestFollowUpsArgs } from '../../../shared/tools'
 
-// Reads the structured `data` of tool results defensively: camelCase or snake_case keys, rows as arrays
-// or objects, and the tool's own args as a fallback, so a small change in the services never blanks the UI.
+// Reads tool calls as the agent types them (src/shared/tools): the structured result in `data` once the call
+// has ended, the tool's own arguments while it runs or when it failed. A stored call whose `data` has another
+// shape (an older version, a damaged row) reads as nothing rather than blanking or breaking the chat.
 
 export interface TableData {
   queryId: string | null
   columns: string[]
   rows: unknown[][]
+  /** Rows the query returned in all (more than `rows.length` when only the first ones were kept). */
   rowCount: number
 }
 
@@ -25,32 +28,43 @@ function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function pick(record: Json, ...keys: string[]): unknown {
-  for (const key of keys) if (record[key] !== undefined) return record[key]
-  return undefined
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string')
 }
 
-function asString(value: unknown): string | null {
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null
+function isCell(value: unknown): value is CellValue {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
 }
 
+function isRows(value: unknown): value is CellValue[][] {
+  return Array.isArray(value) && value.every((row) => Array.isArray(row) && row.every(isCell))
+}
+
+function isSqlResult(data: unknown): data is Pick<ExecuteSqlResult, 'queryId' | 'columns' | 'rows' | 'totalRows'> {
+  return isRecord(data) && typeof data.queryId === 'string' && isStringArray(data.columns) && isRows(data.rows) && typeof data.totalRows === 'number'
+}
+
+function isSeries(value: unknown): value is DisplayChartResult['series'] {
+  return Array.isArray(value) && value.every((item) => isRecord(item) && typeof item.dataKey === 'string' && typeof item.label === 'string')
+}
+
+function isChartResult(data: unknown): data is DisplayChartResult {
+  return isRecord(data) && typeof data.chartType === 'string' && typeof data.xAxisKey === 'string' && typeof data.title === 'string' && isSeries(data.series) && isSqlResult(data)
+}
+
+/** One argument of a tool call, by a key name its argument type has. */
+function arg<Args>(args: Json, key: keyof Args & string): unknown {
+  return args[key]
+}
+
+function isChartSeriesArgs(value: unknown): value is DisplayChartArgs['series'] {
+  return Array.isArray(value) && value.every((item) => isRecord(item) && typeof item.data_key === 'string')
+}
+
+/** The rows of an `execute_sql` result, or null while it runs, when it failed, or for data of another shape. */
 export function readTable(data: unknown): TableData | null {
-  if (!isRecord(data)) return null
-  const rawRows = pick(data, 'rows', 'data', 'records')
-  if (!Array.isArray(rawRows)) return null
-  const rawColumns = pick(data, 'columns', 'fields', 'column_names')
-  let columns: string[] = Array.isArray(rawColumns)
-    ? rawColumns.map((column) => (isRecord(column) ? (asString(pick(column, 'name', 'key')) ?? '?') : (asString(column) ?? '?')))
-    : []
-  if (columns.length === 0 && isRecord(rawRows[0])) columns = Object.keys(rawRows[0])
-  const rows = rawRows.map((row): unknown[] => (Array.isArray(row) ? row : isRecord(row) ? columns.map((column) => row[column]) : [row]))
-  const count = pick(data, 'rowCount', 'row_count', 'totalRows', 'total_rows')
-  return {
-    queryId: asString(pick(data, 'queryId', 'query_id', 'id')),
-    columns,
-    rows,
-    rowCount: typeof count === 'number' ? count : rows.length
-  }
+  if (!isSqlResult(data)) return null
+  return { queryId: data.queryId, columns: data.columns, rows: data.rows, rowCount: data.totalRows }
 }
 
 /** Finds the rows of an earlier query by its id. */
@@ -59,44 +73,42 @@ export interface TableLookup {
 }
 
 export function readChart(call: ToolCallView, tablesByQuery: TableLookup): ChartSpec | null {
-  const source: Json = { ...call.args, ...(isRecord(call.data) ? call.data : {}) }
-  const xAxisKey = asString(pick(source, 'xAxisKey', 'x_axis_key'))
-  const rawSeries = pick(source, 'series')
-  if (!xAxisKey || !Array.isArray(rawSeries)) return null
-  const series = rawSeries.flatMap((item) => {
-    if (typeof item === 'string') return [{ dataKey: item, label: item }]
-    if (!isRecord(item)) return []
-    const dataKey = asString(pick(item, 'dataKey', 'data_key', 'key', 'column'))
-    if (!dataKey) return []
-    const color = asString(pick(item, 'color'))
-    return [{ dataKey, label: asString(pick(item, 'label', 'name')) ?? dataKey, ...(color ? { color } : {}) }]
-  })
-  const queryId = asString(pick(source, 'queryId', 'query_id'))
-  const ownTable = readTable(call.data)
+  const { data, args } = call
+  if (isChartResult(data)) {
+    return { queryId: data.queryId, chartType: data.chartType, xAxisKey: data.xAxisKey, series: data.series, title: data.title, table: readTable(data) }
+  }
+  // Still running, or a stored call without its result: the chart the model asked for, on the query it names.
+  const xAxisKey = arg<DisplayChartArgs>(args, 'x_axis_key')
+  const series = arg<DisplayChartArgs>(args, 'series')
+  if (typeof xAxisKey !== 'string' || !isChartSeriesArgs(series)) return null
+  const queryId = arg<DisplayChartArgs>(args, 'query_id')
+  const chartType = arg<DisplayChartArgs>(args, 'chart_type')
+  const title = arg<DisplayChartArgs>(args, 'title')
   return {
-    queryId,
-    chartType: asString(pick(source, 'chartType', 'chart_type')) ?? 'bar',
+    queryId: typeof queryId === 'string' ? queryId : null,
+    chartType: typeof chartType === 'string' ? chartType : 'bar',
     xAxisKey,
-    series,
-    title: asString(pick(source, 'title')) ?? 'Chart',
-    table: ownTable ?? (queryId ? (tablesByQuery.get(queryId) ?? null) : null)
+    series: series.map((item) => ({ dataKey: item.data_key, label: item.label ?? item.data_key, ...(item.color ? { color: item.color } : {}) })),
+    title: typeof title === 'string' ? title : 'Chart',
+    table: typeof queryId === 'string' ? (tablesByQuery.get(queryId) ?? null) : null
   }
 }
 
-export function readClarification(call: ToolCallView): { question: string; options: string[] } | null {
-  const source: Json = { ...call.args, ...(isRecord(call.data) ? call.data : {}) }
-  const question = asString(pick(source, 'question'))
-  const options = pick(source, 'options')
-  if (!question) return null
-  return { question, options: Array.isArray(options) ? options.flatMap((option) => asString(option) ?? []) : [] }
+export function readClarification(call: ToolCallView): ClarificationArgs | null {
+  // The result repeats the arguments, so a clarification is drawn as soon as it is asked.
+  const source = isRecord(call.data) ? call.data : call.args
+  const question = arg<ClarificationArgs>(source, 'question')
+  const options = arg<ClarificationArgs>(source, 'options')
+  if (typeof question !== 'string' || question === '') return null
+  return { question, options: isStringArray(options) ? options : [] }
 }
 
 export function readFollowUps(call: ToolCallView): string[] {
-  const source: Json = { ...call.args, ...(isRecord(call.data) ? call.data : {}) }
-  const suggestions = pick(source, 'suggestions')
-  return Array.isArray(suggestions) ? suggestions.flatMap((item) => asString(item) ?? []) : []
+  const suggestions = arg<SuggestFollowUpsArgs>(isRecord(call.data) ? call.data : call.args, 'suggestions')
+  return isStringArray(suggestions) ? suggestions : []
 }
 
 export function sqlOf(call: ToolCallView): string | null {
-  return asString(pick(call.args, 'sql_query', 'sql', 'query'))
+  const sql = arg<ExecuteSqlArgs>(call.args, 'sql_query')
+  return typeof sql === 'string' ? sql : null
 }

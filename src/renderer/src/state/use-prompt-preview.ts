@@ -32,7 +32,7 @@ export function usePromptPreview(input: ApiInputs['previewPrompt'] | null, debou
     if (!key || !current || !project) return
     const isNewest = previews.begin()
     setState((previous) => (previous.loading ? previous : { ...previous, loading: true }))
-    const timer = window.setTimeout(async () => {
+    const update = async (): Promise<void> => {
       try {
         const preview = await api.previewPrompt(current)
         if (!isNewest()) return
@@ -44,7 +44,8 @@ export function usePromptPreview(input: ApiInputs['previewPrompt'] | null, debou
       } catch (error) {
         if (isNewest()) setState((previous) => ({ ...previous, loading: false, error: errorMessage(error) }))
       }
-    }, debounceMs)
+    }
+    const timer = window.setTimeout(() => void update(), debounceMs)
     return () => window.clearTimeout(timer)
   }, [key, api, revision, project, debounceMs, measure, previews])
 

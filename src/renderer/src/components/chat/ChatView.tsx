@@ -118,13 +118,16 @@ export function ChatView({ controller, draft, onDraft, onInspectRun, inspectedRu
     if (!ok) onDraft(sent)
   }
 
-  // A chat opened from the first-open composer sends its draft as soon as it is loaded.
+  // A chat opened from the first-open composer sends its draft as soon as it is loaded: once per chat opened
+  // to send, with whatever draft and sending state are current then (read through a ref, not re-run on them).
   const loadedChatId = chat?.id ?? null
+  const autoSendState = useRef({ sending, onAutoSent, submit })
+  autoSendState.current = { sending, onAutoSent, submit }
   useEffect(() => {
-    if (!autoSend || loadedChatId !== activeChatId || sending) return
-    onAutoSent?.()
-    void submit()
-    // submit reads the current draft; this runs once per chat opened to send.
+    const latest = autoSendState.current
+    if (!autoSend || loadedChatId !== activeChatId || latest.sending) return
+    latest.onAutoSent?.()
+    void latest.submit()
   }, [autoSend, loadedChatId, activeChatId])
 
   // Where the next request's history starts: the same fit the inspector shows, for this chat.

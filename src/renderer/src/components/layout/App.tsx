@@ -78,7 +78,7 @@ export function App(): React.JSX.Element {
   // Another chat (or a new one) opened: an answer of the chat left behind is no longer what is on screen.
   useEffect(() => setInspected((current) => (current?.place && current.place.chatId !== activeChatId ? null : current)), [activeChatId])
 
-  // Layout (#16): pane widths, the inspector docked or as a tab, shortcuts and their help sheet.
+  // Layout: pane widths, the inspector docked or as a tab, shortcuts and their help sheet.
   const { widths, resize, viewportWidth } = usePaneWidths()
   const { layout, inspectorWidth } = inspectorLayout(viewportWidth, widths, INSPECTOR_TAB_WIDTH)
   const [helpOpen, setHelpOpen] = useState(false)

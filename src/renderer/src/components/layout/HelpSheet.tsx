@@ -18,8 +18,15 @@ export function HelpSheet({ onClose }: { onClose(): void }): React.JSX.Element {
         aria-labelledby="help-sheet-title"
         data-testid="help-sheet"
         onKeyDown={(event) => {
-          if (event.key === 'Escape') (event.preventDefault(), event.stopPropagation(), onClose())
-          if (event.key === 'Tab') (event.preventDefault(), close.current?.focus())
+          if (event.key === 'Escape') {
+            event.preventDefault()
+            event.stopPropagation()
+            onClose()
+          }
+          if (event.key === 'Tab') {
+            event.preventDefault()
+            close.current?.focus()
+          }
         }}
       >
         <header className="sheet-head">

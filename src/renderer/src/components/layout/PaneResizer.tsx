@@ -39,10 +39,22 @@ export function PaneResizer({ label, value, min, max, grows, onResize, className
       onPointerCancel={() => (drag.current = null)}
       onKeyDown={(event) => {
         const step = event.shiftKey ? 64 : 16
-        if (event.key === 'ArrowRight') (event.preventDefault(), onResize(value + sign * step))
-        if (event.key === 'ArrowLeft') (event.preventDefault(), onResize(value - sign * step))
-        if (event.key === 'Home') (event.preventDefault(), onResize(min))
-        if (event.key === 'End') (event.preventDefault(), onResize(max))
+        if (event.key === 'ArrowRight') {
+          event.preventDefault()
+          onResize(value + sign * step)
+        }
+        if (event.key === 'ArrowLeft') {
+          event.preventDefault()
+          onResize(value - sign * step)
+        }
+        if (event.key === 'Home') {
+          event.preventDefault()
+          onResize(min)
+        }
+        if (event.key === 'End') {
+          event.preventDefault()
+          onResize(max)
+        }
       }}
     />
   )

@@ -19,8 +19,15 @@ export function RenameField({ title, onDone }: { title: string; onDone(title: st
       onFocus={(event) => event.target.select()}
       onChange={(event) => setValue(event.target.value)}
       onKeyDown={(event) => {
-        if (event.key === 'Enter') (event.preventDefault(), finish(value))
-        if (event.key === 'Escape') (event.preventDefault(), event.stopPropagation(), finish(null))
+        if (event.key === 'Enter') {
+          event.preventDefault()
+          finish(value)
+        }
+        if (event.key === 'Escape') {
+          event.preventDefault()
+          event.stopPropagation()
+          finish(null)
+        }
       }}
       onBlur={() => finish(value)}
       data-testid="rename-field"

@@ -77,8 +77,14 @@ function ChatEntry({ chat, active }: { chat: ChatSummary; active: boolean }): Re
         className="chat-link"
         onClick={() => app.selectChat(chat.id)}
         onKeyDown={(event) => {
-          if (event.key === 'F2') (event.preventDefault(), setRenaming(true))
-          if (event.key === 'Delete') (event.preventDefault(), remove())
+          if (event.key === 'F2') {
+            event.preventDefault()
+            setRenaming(true)
+          }
+          if (event.key === 'Delete') {
+            event.preventDefault()
+            remove()
+          }
         }}
         title={chat.title}
         aria-current={active ? 'page' : undefined}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { ApiInputs, EvaluationComparison, EvaluationDetail, EvaluationProgress, EvaluationSummary, TestCaseInfo } from '../../../../shared/api'
+import type { ApiInputs, EvaluationComparison, EvaluationDetail, EvaluationProgress, EvaluationSummary, EvaluationCaseInfo } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'
 import { useNewestReply } from '../../state/newest-reply'
 import { errorMessage } from '../../../../shared/error-message'
@@ -17,7 +17,7 @@ type EvalModel = { endpoint: string; model: string }
 
 export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) => void }): React.JSX.Element {
   const { api, project, onPush, notify, models, settings } = useApp()
-  const [cases, setCases] = useState<TestCaseInfo[]>([])
+  const [cases, setCases] = useState<EvaluationCaseInfo[]>([])
   const [history, setHistory] = useState<EvaluationSummary[]>([])
   const [shown, setShown] = useState<EvaluationDetail | null>(null)
   const [chosen, setChosen] = useState<string[] | null>(null)
@@ -79,7 +79,7 @@ export function TestsPanel({ onInspectRun }: { onInspectRun?: (runId: string) =>
     let stale = false
     void (async () => {
       try {
-        const [list, earlier] = await Promise.all([api.listTestCases({}), api.listEvaluations({})])
+        const [list, earlier] = await Promise.all([api.listEvaluationCases({}), api.listEvaluations({})])
         if (stale) return
         setCases(list)
         setHistory(earlier)
