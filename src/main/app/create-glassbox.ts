@@ -4,7 +4,7 @@ import { addedServers, apiKeyFor, normalizeBaseUrl, SERVER_PRESETS, type ServerP
 import { resolveDataDir } from '../data-dir'
 import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prompt/budget'
 import { openStore, type Store } from '../store'
-import { useTokenCountMemory } from '../prompt/tokens'
+import { keepTokenCountsIn } from '../prompt/tokens'
 import { DEFAULT_CHAT_TITLE, titleFrom } from '../../shared/chat-title'
 import type { ApiInputs, ChatDetail, GlassboxApi, MemoryOutcome, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
@@ -20,7 +20,6 @@ import type { ExtractionResult } from '../memory/extract'
 import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
 import { TokenCalibration } from './token-calibration'
-import { errorMessage } from '../../shared/error-message'
 import type { TrustGateOptions } from '../trust'
 
 // The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
@@ -101,7 +100,7 @@ export class NoProjectOpenError extends Error {
 
 export async function createGlassbox(options: GlassboxOptions = {}): Promise<Glassbox> {
   const store = openStore(resolveDataDir(options.dataDir), { nativeBinding: options.nativeBinding })
-  const forgetTokenCounts = useTokenCountMemory(store.tokenCounts)
+  const forgetTokenCounts = keepTokenCountsIn(store.tokenCounts)
   // A run whose process was killed mid-way would otherwise show as still streaming for ever.
   store.runs.markInterrupted()
   const now = options.now ?? (() => new Date())

@@ -112,7 +112,7 @@ it('judges every case of a two-database project (DuckDB and SQLite) on its own d
   // The stored evaluation shows pass rates per category under the overall one, and each failure's verdict.
   const shown = captureIo()
   expect(await main(['test', '--project', join(temp.dir, 'project'), '--data-dir', join(temp.dir, 'data'), '--show', report.evaluationId], shown.io)).toBe(0)
-  expect(shown.out()).toMatch(/\npass rate\s+57% \(4\/7\)\n  filter\s+100% \(1\/1\)\n  group_by\s+100% \(1\/1\)\n  join\s+100% \(1\/1\)\n/)
+  expect(shown.out()).toMatch(/\npass rate\s+57% \(4\/7\)\n {2}filter\s+100% \(1\/1\)\n {2}group_by\s+100% \(1\/1\)\n {2}join\s+100% \(1\/1\)\n/)
   expect(shown.out()).toContain('scripted-model · wrong_database: failed: wrong result — no answer column holds the values of expected column 1')
   expect(shown.out()).toContain('  verdict: failed: no answer column holds the values of expected column 1')
 }, 60_000)

@@ -186,15 +186,14 @@ describe('a streamable HTTP MCP server on this machine', () => {
     const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js')
     const { z } = await import('zod')
     let requests = 0
-    const http = createServer(async (req, res) => {
+    const http = createServer((req, res) => {
       requests += 1
       // Stateless: one server and transport per request, as the SDK documents for this mode.
       const server = new McpServer({ name: 'http-test', version: '1.0.0' })
-      server.registerTool('add', { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }))
+      server.registerTool('add', { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }))
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
       res.on('close', () => void transport.close())
-      await server.connect(transport)
-      await transport.handleRequest(req, res)
+      void server.connect(transport).then(() => transport.handleRequest(req, res))
     })
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
     const address = http.address()

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { countTokens as countBpeTokens } from 'gpt-tokenizer'
-import { countTokens, useTokenCountMemory, type TokenCountMemory } from './tokens'
+import { countTokens, keepTokenCountsIn, type TokenCountMemory } from './tokens'
 
 describe('countTokens', () => {
   it('counts nothing for empty text', () => {
@@ -59,7 +59,7 @@ describe('countTokens with a memory of earlier counts', () => {
 
   it('tells the memory each new count, under a key naming the vocabulary and the content', () => {
     const known = new Map<string, number>()
-    const forget = useTokenCountMemory(memoryOf(known))
+    const forget = keepTokenCountsIn(memoryOf(known))
     try {
       const text = `A text no other test counts: ${Math.random()}`
       const tokens = countTokens(text)
@@ -75,7 +75,7 @@ describe('countTokens with a memory of earlier counts', () => {
     const text = `Counted by an earlier process: ${Math.random()}`
     // A count no tokenizer would give, so only the memory can be its source.
     const known = new Map([[`o200k:${createHash('sha1').update(text).digest('base64')}`, 4242]])
-    const forget = useTokenCountMemory(memoryOf(known))
+    const forget = keepTokenCountsIn(memoryOf(known))
     try {
       expect(countTokens(text)).toBe(4242)
     } finally {
@@ -85,7 +85,7 @@ describe('countTokens with a memory of earlier counts', () => {
 
   it('stops asking a memory once it is forgotten', () => {
     const memory = memoryOf(new Map())
-    useTokenCountMemory(memory)()
+    keepTokenCountsIn(memory)()
     countTokens(`Nobody remembers this: ${Math.random()}`)
     expect(memory.asked).toEqual([])
   })

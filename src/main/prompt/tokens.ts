@@ -30,7 +30,7 @@ export interface TokenCountMemory {
 let memory: TokenCountMemory | null = null
 
 /** Makes `next` the memory every count consults (null: none); returns a function that undoes it if still current. */
-export function useTokenCountMemory(next: TokenCountMemory | null): () => void {
+export function keepTokenCountsIn(next: TokenCountMemory | null): () => void {
   memory = next
   return () => {
     if (memory === next) memory = null

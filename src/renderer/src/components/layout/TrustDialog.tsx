@@ -43,7 +43,11 @@ export function TrustDialog({ trust }: { trust: TrustState }): React.JSX.Element
         aria-labelledby="trust-dialog-title"
         data-testid="trust-dialog"
         onKeyDown={(event) => {
-          if (event.key === 'Escape') (event.preventDefault(), event.stopPropagation(), notNow())
+          if (event.key === 'Escape') {
+            event.preventDefault()
+            event.stopPropagation()
+            notNow()
+          }
           if (event.key === 'Tab') keepFocusInside(event)
         }}
       >
