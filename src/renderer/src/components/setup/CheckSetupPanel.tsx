@@ -3,8 +3,9 @@ import type { DoctorReport } from '../../../../shared/api'
 import { errorMessage } from '../../../../shared/error-message'
 import { useApp } from '../../state/app-state'
 
-// `glassbox doctor` in the app: the project, each database, the model server and its window for this
-// project, tools, output cap, exact counts and the store, each ✓ or ✗ with what to do.
+// `glassbox doctor` in the app: the project, what it asks beyond its folder (approved or not), each database,
+// each MCP server, the model server and its window for this project, tools, output cap, exact counts and the
+// store, each ✓ or ✗ with what to do. Checking asks for nothing: approving stays with the trust dialog.
 
 const SYMBOL = { pass: '✓', fail: '✗', warn: '!' } as const
 const STATUS_LABEL = { pass: 'OK', fail: 'Problem', warn: 'Note' } as const
