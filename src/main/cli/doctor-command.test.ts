@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
@@ -138,6 +138,8 @@ describe('glassbox doctor', () => {
     expect(result.code).toBe(1)
     expect(result.stdout).toMatch(/^✗ Store: .*not-a-folder\/glassbox\.sqlite: .+\n {4}fix: Make the folder writable, or point --data-dir \(or GLASSBOX_DATA_DIR\) at a writable folder\.$/m)
     expect(result.stdout).toMatch(/^✓ Context window: /m)
+    // The run used a throwaway store: an approval given earlier could not be seen, and the line says so.
+    expect(result.stdout).toMatch(/^✗ Approval: not approved: start the process `npx -y @getnao\/metabase-mcp-server@latest`.* \(earlier approvals could not be read: the store is not usable, see its line\)$/m)
   }, 120_000)
 })
 
@@ -169,6 +171,31 @@ async function countingListener(): Promise<{ port: number; connections: () => nu
     await new Promise((resolve) => listener.close(resolve))
   })
   return { port: address.port, connections: () => connections }
+}
+
+const SCRIPT = '/usr/bin/script'
+
+/** `glassbox` on a pseudo-terminal (util-linux `script`): answers the yes/no question once it is asked. */
+function doctorOnTerminal(args: string[], answer: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const command = ['node', 'bin/glassbox.js', ...args].map((part) => `'${part}'`).join(' ')
+    const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    let output = ''
+    let answered = false
+    const guard = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`no end on the terminal; it printed:\n${output}`))), 90_000)
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+      if (!answered && output.includes('[y/N]')) {
+        answered = true
+        child.stdin.write(`${answer}\n`)
+      }
+    })
+    child.on('close', () => {
+      clearTimeout(guard)
+      child.stdin.destroy()
+      resolve(output)
+    })
+  })
 }
 
 describe('glassbox doctor and what the project asks beyond its folder', () => {
@@ -226,6 +253,25 @@ describe('glassbox doctor and what the project asks beyond its folder', () => {
     // --trust-project approved the connection: the doctor then tried it (and this listener is no Postgres).
     expect(report.lines.filter((line) => line.id === 'approval').map((line) => line.status)).toEqual(['pass', 'pass', 'pass'])
     expect(postgres.connections()).toBeGreaterThan(0)
+  }, 120_000)
+
+  it.skipIf(!existsSync(SCRIPT))('on a terminal it asks, as the other commands do: a "no" connects to nothing, a "yes" approves and connects', async () => {
+    const postgres = await countingListener()
+    const temp = makeTempDir('glassbox-doctor-tty-')
+    cleanups.push(temp.cleanup)
+    writeFileSync(join(temp.dir, 'nao_config.yaml'), `databases:\n  - {name: warehouse, type: postgres, host: 127.0.0.1, port: ${postgres.port}, database: shop, user: analyst}\n`)
+    const store = dataDir()
+    const down = `http://127.0.0.1:${await unusedLoopbackPort()}/v1`
+    const onTerminal = (answer: string) => doctorOnTerminal(['doctor', '--project', temp.dir, '--endpoint', down, '--data-dir', store], answer)
+    const refused = await onTerminal('n')
+    expect(refused).toContain(`This project asks to connect to 127.0.0.1:${postgres.port} (postgres database shop) as analyst.\r\nApprove it for this project? [y/N]`)
+    expect(refused).toContain(`✗ Approval: not approved: connect to 127.0.0.1:${postgres.port} (postgres database shop) as analyst. Nothing is sent or started until it is`)
+    expect(postgres.connections()).toBe(0)
+    const approved = await onTerminal('y')
+    expect(approved).toContain(`✓ Approval: approved: connect to 127.0.0.1:${postgres.port} (postgres database shop) as analyst\r\n`)
+    expect(postgres.connections()).toBeGreaterThan(0)
+    // Stored like the dialog's approval: the next run does not ask.
+    expect(await onTerminal('')).not.toContain('Approve it for this project?')
   }, 120_000)
 
   it.skipIf(!postgresAvailable())('approved and working: the Postgres server and the MCP server are ✓, with --trust-project and on later runs', async () => {

@@ -5,10 +5,12 @@ import { fail, pass, type DoctorCheck } from './types'
 
 export const APPROVE_FIX = 'Approve it in Settings → Project trust, or run with --trust-project.'
 
-export const approvalsGiven: DoctorCheck = async ({ trust }) => {
+export const approvalsGiven: DoctorCheck = async ({ trust, store }) => {
   const title = 'Approval'
   const asked = trust.entries().filter((entry) => entry.askedNow)
   if (asked.length === 0) return [pass('approval', title, 'this project asks for nothing beyond its folder (no database server, no MCP server)')]
+  // The command line then ran on a throwaway store, where no earlier approval is.
+  const unreadable = store.problem ? ' (earlier approvals could not be read: the store is not usable, see its line)' : ''
   const lines = []
   for (const entry of asked) {
     // The command line asks here (or --trust-project approves); the app only reports.
@@ -16,7 +18,7 @@ export const approvalsGiven: DoctorCheck = async ({ trust }) => {
     lines.push(
       approved
         ? pass('approval', title, `approved: ${entry.description}`)
-        : fail('approval', title, `not approved: ${entry.description}. Nothing is sent or started until it is`, APPROVE_FIX)
+        : fail('approval', title, `not approved: ${entry.description}. Nothing is sent or started until it is${unreadable}`, APPROVE_FIX)
     )
   }
   return lines
