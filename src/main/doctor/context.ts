@@ -59,7 +59,11 @@ export function doctorContext(glassbox: Glassbox, targets: DoctorTargets): Docto
       return session.mcpStatus()
     },
     mcpConfigProblems: () => readMcpConfig(session.snapshot().root).problems,
-    store: { file: targets.storeFile ?? glassbox.store.file, problem: targets.storeProblem !== undefined ? targets.storeProblem : storeWriteProblem(glassbox.store) },
+    store: {
+      file: targets.storeFile ?? glassbox.store.file,
+      problem: targets.storeProblem !== undefined ? targets.storeProblem : storeWriteProblem(glassbox.store),
+      throwaway: targets.storeProblem !== undefined && targets.storeProblem !== null
+    },
     servers: () => (servers ??= probeServers(glassbox, targets)),
     preview: ({ baseUrl, model }) => glassbox.preview({ question: '', resolveModel: true, model: { endpoint: baseUrl, model } }),
     tryToolCall,

@@ -1,4 +1,5 @@
 import { fail, pass, type DoctorCheck } from './types'
+import type { CheckLine } from '../../shared/api'
 
 // Each thing the project asks beyond its folder (a server to connect to and the environment variables it
 // would send, a process to start): approved or not, named exactly as the approval dialog names it.
@@ -9,9 +10,8 @@ export const approvalsGiven: DoctorCheck = async ({ trust, store }) => {
   const title = 'Approval'
   const asked = trust.entries().filter((entry) => entry.askedNow)
   if (asked.length === 0) return [pass('approval', title, 'this project asks for nothing beyond its folder (no database server, no MCP server)')]
-  // The command line then ran on a throwaway store, where no earlier approval is.
-  const unreadable = store.problem ? ' (earlier approvals could not be read: the store is not usable, see its line)' : ''
-  const lines = []
+  const unreadable = store.throwaway ? ' (earlier approvals could not be read: the store is not usable, see its line)' : ''
+  const lines: CheckLine[] = []
   for (const entry of asked) {
     // The command line asks here (or --trust-project approves); the app only reports.
     const approved = entry.approved || (await trust.settle(entry.request))

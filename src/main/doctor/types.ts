@@ -41,7 +41,7 @@ export interface DoctorContext {
   /** mcp.json's own problems (bad JSON, a server without a command), as opposed to notes on a server's tools. */
   mcpConfigProblems: () => string[]
   /** The store: where it is, and why it cannot be written (null: it can). */
-  store: { file: string; problem: string | null }
+  store: { file: string; problem: string | null; /** The run used a throwaway store: no earlier approval is in it. */ throwaway: boolean }
   /** Servers to check (each --endpoint, else the configured one, else those found on this machine). */
   servers: () => Promise<ServerProbe[]>
   /** The prompt a new question would send to this model now (budget against its real window). */
