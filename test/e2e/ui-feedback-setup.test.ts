@@ -200,8 +200,8 @@ describeWithBrowser('feedback, check setup and new project in the browser', () =
       expect(await seriousAxeViolations(page)).toEqual([])
       await ui.screenshot('check-setup-unapproved')
 
-      // What the fix says: approve each request (the top bar's indicator opens the dialog), then check again.
-      await page.getByTestId('trust-indicator').click()
+      // What the fix says: approve each request (the panel opens the trust dialog), then check again.
+      await page.getByTestId('check-setup-review-trust').click()
       const dialog = page.getByTestId('trust-dialog')
       for (let left = 2; left > 0; left--) {
         await expect.poll(() => dialog.getByTestId('trust-request').count()).toBe(left)
@@ -212,6 +212,8 @@ describeWithBrowser('feedback, check setup and new project in the browser', () =
       await page.getByTestId('check-setup-run').click()
       await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toBe('Everything Glassbox needs is in place.')
       expect(await lines.locator('li[data-status="fail"]').count()).toBe(0)
+      expect(await page.getByTestId('check-setup-review-trust').count()).toBe(0)
+      await ui.screenshot('check-setup-approved')
       await expect.poll(() => lines.locator('li[data-check="database"]').textContent()).toMatch(new RegExp(`^✓Database: warehouse \\(postgres, 127\\.0\\.0\\.1:${relay.port}/shop\\) answers and is read-only`))
       expect(await lines.locator('li[data-check="mcp-server"][data-status="pass"]').textContent()).toMatch(/^✓MCP server: helper: ready with 5 tools \(helper__echo/)
       expect(relay.connections()).toBeGreaterThan(0)
