@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { connect, createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Download, Page } from 'playwright-core'
@@ -8,6 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { copyNaoLayout, makeTempDir, REPO_ROOT } from '../support/fixtures'
 import { unusedLoopbackPort } from '../support/free-port'
 import { isAgentRequest, latestTurn, startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../support/scripted-openai-server'
+import { ANALYST, postgresAvailable, postgresConfig, SHOP_SQL, startPostgres } from '../support/postgres-server'
 import { seriousAxeViolations } from './axe'
 import { describeWithBrowser } from './describe-with-browser'
 import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
@@ -162,6 +164,68 @@ describeWithBrowser('feedback, check setup and new project in the browser', () =
     await expect.poll(() => lines.locator('li[data-check="context-window"]').textContent(), { timeout: 20_000 }).toMatch(/^✗Context window: scripted-model at .*: the window is 1,024 tokens \(llama\.cpp \/props n_ctx\), smaller than the [\d,]+ this project's request needs .*Fix: .*-c 16384/)
   }, 120_000)
 
+  it.skipIf(!postgresAvailable())('Check setup names an unapproved Postgres server and MCP server with their fixes, touching neither; approved in the dialog, both are ✓', async () => {
+    const { page } = ui
+    const cluster = await startPostgres(SHOP_SQL)
+    const relay = await countingRelay(cluster.port)
+    const previousPassword = process.env.GLASSBOX_TEST_PG_PASSWORD
+    process.env.GLASSBOX_TEST_PG_PASSWORD = ANALYST.password
+    try {
+      const folder = makeTempDir('glassbox-e2e-trust-setup-')
+      cleanups.push(folder.cleanup)
+      const marker = join(folder.dir, 'mcp-started')
+      mkdirSync(join(folder.dir, 'project/agent/mcps'), { recursive: true })
+      const dir = join(folder.dir, 'project')
+      writeFileSync(join(dir, 'nao_config.yaml'), `${postgresConfig(relay.port)}mcp:\n  json_file_path: ./agent/mcps/mcp.json\n`)
+      writeFileSync(join(dir, 'agent/mcps/mcp.json'), JSON.stringify({ mcpServers: { helper: { command: process.execPath, args: [join(REPO_ROOT, 'test/support/mcp-test-server.mjs')], env: { MCP_TEST_MARKER: marker } } } }))
+      await glassbox.openProject({ path: dir })
+      await glassbox.updateSettings({ endpoint: model.url, model: 'scripted-model' })
+      await page.reload()
+      await page.getByTestId('project-name').waitFor()
+      await page.getByTestId('nav-setup').click()
+      const lines = page.getByTestId('check-setup-lines')
+      const summary = page.getByTestId('check-setup-summary')
+      await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toBe('4 problems to fix.')
+      const fix = 'Fix: Approve it in Settings → Project trust, or run with --trust-project.'
+      const asked = `connect to 127.0.0.1:${relay.port} (postgres database shop) as ${ANALYST.user} with $GLASSBOX_TEST_PG_PASSWORD`
+      const command = `${process.execPath} ${join(REPO_ROOT, 'test/support/mcp-test-server.mjs')}`
+      expect(await lines.locator('li[data-status="fail"]').allTextContents()).toEqual([
+        `✗Approval: not approved: ${asked}. Nothing is sent or started until it is${fix}`,
+        `✗Approval: not approved: start the process \`${command}\` (environment: MCP_TEST_MARKER=${marker}). Nothing is sent or started until it is${fix}`,
+        `✗Database: warehouse (postgres, 127.0.0.1:${relay.port}/shop) is not approved, so Glassbox did not connect: this project asks to ${asked}${fix}`,
+        `✗MCP server: helper: not approved, so not started: \`${command}\`${fix}`
+      ])
+      expect(relay.connections()).toBe(0)
+      expect(existsSync(marker)).toBe(false)
+      expect(await seriousAxeViolations(page)).toEqual([])
+      await ui.screenshot('check-setup-unapproved')
+
+      // What the fix says: approve each request (the panel opens the trust dialog), then check again.
+      await page.getByTestId('check-setup-review-trust').click()
+      const dialog = page.getByTestId('trust-dialog')
+      for (let left = 2; left > 0; left--) {
+        await expect.poll(() => dialog.getByTestId('trust-request').count()).toBe(left)
+        await dialog.getByRole('button', { name: 'Approve' }).first().click()
+      }
+      await dialog.waitFor({ state: 'detached' })
+      await expect.poll(() => glassbox.getMcpStatus({}).then((status) => status.servers[0].state), { timeout: 30_000 }).toBe('ready')
+      await page.getByTestId('check-setup-run').click()
+      await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toBe('Everything Glassbox needs is in place.')
+      expect(await lines.locator('li[data-status="fail"]').count()).toBe(0)
+      expect(await page.getByTestId('check-setup-review-trust').count()).toBe(0)
+      await ui.screenshot('check-setup-approved')
+      await expect.poll(() => lines.locator('li[data-check="database"]').textContent()).toMatch(new RegExp(`^✓Database: warehouse \\(postgres, 127\\.0\\.0\\.1:${relay.port}/shop\\) answers and is read-only`))
+      expect(await lines.locator('li[data-check="mcp-server"][data-status="pass"]').textContent()).toMatch(/^✓MCP server: helper: ready with 5 tools \(helper__echo/)
+      expect(relay.connections()).toBeGreaterThan(0)
+      expect(existsSync(marker)).toBe(true)
+    } finally {
+      if (previousPassword === undefined) delete process.env.GLASSBOX_TEST_PG_PASSWORD
+      else process.env.GLASSBOX_TEST_PG_PASSWORD = previousPassword
+      await relay.close()
+      await cluster.stop()
+    }
+  }, 180_000)
+
   it('New project… makes a project of a data folder, syncs it and opens it', async () => {
     const { page } = ui
     const folder = makeTempDir('glassbox-e2e-new-')
@@ -182,3 +246,30 @@ describeWithBrowser('feedback, check setup and new project in the browser', () =
     expect(existsSync(join(folder.dir, 'databases/type=csv/database=sales/schema=main/table=sales/columns.md'))).toBe(true)
   }, 120_000)
 })
+
+/** A loopback TCP relay to the real Postgres that counts connections: proof of what reached the server. */
+async function countingRelay(targetPort: number): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0
+  const sockets = new Set<Socket>()
+  const relay = createServer((socket) => {
+    connections += 1
+    const upstream = connect(targetPort, '127.0.0.1')
+    for (const end of [socket, upstream]) {
+      sockets.add(end)
+      end.on('error', () => undefined)
+      end.on('close', () => (sockets.delete(end), socket.destroy(), upstream.destroy()))
+    }
+    socket.pipe(upstream).pipe(socket)
+  })
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve))
+  const address = relay.address()
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return {
+    port: address.port,
+    connections: () => connections,
+    close: async () => {
+      for (const socket of sockets) socket.destroy()
+      await new Promise((resolve) => relay.close(resolve))
+    }
+  }
+}

@@ -9,10 +9,12 @@ import { openStore, STORE_FILE } from '../store'
 import { doctorContext, storeWriteProblem } from '../doctor/context'
 import { DOCTOR_CHECKS, formatReport, runDoctor } from '../doctor'
 import { errorMessage } from '../../shared/error-message'
-import { requireProject, withGlassbox } from './options'
+import { cliTrust, requireProject, withGlassbox } from './options'
 
-// `glassbox doctor --project DIR [--endpoint URL]... [--model NAME] [--data-dir DIR] [--json]`: one run
-// over everything a question needs, each line ✓/✗ (or ! for worth knowing) with the fix; exit 1 on any ✗.
+// `glassbox doctor --project DIR [--endpoint URL]... [--model NAME] [--data-dir DIR] [--trust-project] [--json]`:
+// one run over everything a question needs, each line ✓/✗ (or ! for worth knowing) with the fix; exit 1 on
+// any ✗. What the project asks beyond its folder is approved as by the other commands, and nothing
+// unapproved is connected to or started.
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -22,6 +24,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       endpoint: { type: 'string', multiple: true },
       model: { type: 'string' },
       'data-dir': { type: 'string' },
+      'trust-project': { type: 'boolean', default: false },
       json: { type: 'boolean' }
     },
     strict: true
@@ -34,8 +37,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const scratch = storeProblem === null ? null : mkdtempSync(join(tmpdir(), 'glassbox-doctor-'))
   try {
     const report = await withGlassbox(
-      createGlassbox({ dataDir: scratch ?? dataDir, projectPath: root, watch: false, extractMemories: false, endpoint: values.endpoint?.[0], model: values.model }),
-      (glassbox) => runDoctor(doctorContext(glassbox, { endpoints: values.endpoint ?? [], model: values.model ?? null, storeFile, storeProblem }), DOCTOR_CHECKS)
+      createGlassbox({
+        dataDir: scratch ?? dataDir,
+        projectPath: root,
+        watch: false,
+        extractMemories: false,
+        endpoint: values.endpoint?.[0],
+        model: values.model,
+        trust: cliTrust(values['trust-project'], io)
+      }),
+      (glassbox) => runDoctor(doctorContext(glassbox, { endpoints: values.endpoint ?? [], model: values.model ?? null, storeFile, storeProblem, askTrust: true }), DOCTOR_CHECKS)
     )
     io.stdout(values.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report))
     return report.ok ? 0 : 1

@@ -6,6 +6,8 @@ import { ServerTokenCounter } from '../agent/server-token-count'
 import { explainRunFailure } from '../app/run-failure'
 import type { Glassbox } from '../app/create-glassbox'
 import type { Store } from '../store'
+import { readMcpConfig } from '../mcp/config'
+import { TrustRequiredError } from '../trust'
 import { errorMessage } from '../../shared/error-message'
 import type { DoctorContext, ServerProbe } from './types'
 
@@ -23,6 +25,11 @@ export interface DoctorTargets {
   /** Why the store could not be opened for writing (the CLI then ran on a temporary one). */
   storeProblem?: string | null
   storeFile?: string
+  /**
+   * Ask for what the project needs the way the command line does (--trust-project, a yes/no on a terminal);
+   * otherwise (the app) an unapproved request is only reported, never asked, so checking opens no dialog.
+   */
+  askTrust?: boolean
 }
 
 export function doctorContext(glassbox: Glassbox, targets: DoctorTargets): DoctorContext {
@@ -32,7 +39,31 @@ export function doctorContext(glassbox: Glassbox, targets: DoctorTargets): Docto
     root: session.snapshot().root,
     snapshot: session.snapshot(),
     databases: () => session.databases(),
-    store: { file: targets.storeFile ?? glassbox.store.file, problem: targets.storeProblem !== undefined ? targets.storeProblem : storeWriteProblem(glassbox.store) },
+    trust: {
+      entries: () => session.trustEntries(),
+      settle: async (request) => {
+        if (session.trust.isApproved(request)) return true
+        if (!targets.askTrust) return false
+        try {
+          await session.trust.require(request)
+          return true
+        } catch (error) {
+          if (error instanceof TrustRequiredError) return false
+          throw error
+        }
+      }
+    },
+    trusted: (work) => session.trusted(work),
+    mcp: async () => {
+      await session.mcpLoaded
+      return session.mcpStatus()
+    },
+    mcpConfigProblems: () => readMcpConfig(session.snapshot().root).problems,
+    store: {
+      file: targets.storeFile ?? glassbox.store.file,
+      problem: targets.storeProblem !== undefined ? targets.storeProblem : storeWriteProblem(glassbox.store),
+      throwaway: targets.storeProblem !== undefined && targets.storeProblem !== null
+    },
     servers: () => (servers ??= probeServers(glassbox, targets)),
     preview: ({ baseUrl, model }) => glassbox.preview({ question: '', resolveModel: true, model: { endpoint: baseUrl, model } }),
     tryToolCall,

@@ -2,16 +2,19 @@ import { engineOf } from '../agent/sql/database-pool'
 import { declaredDataFormat } from '../data/data-files'
 import { readRegularFileSync } from '../project/regular-file'
 import { toProjectPath } from '../project/safe-path'
+import { describeRequest, serverTrustRequest, TrustRequiredError } from '../trust'
 import { errorMessage } from '../../shared/error-message'
+import { APPROVE_FIX, unsetVariableFix } from './trust-checks'
 import { fail, pass, type DoctorCheck } from './types'
 import type { CheckLine } from '../../shared/api'
 
 // Each database the agent may query answers a query, and refuses a write: the same pool execute_sql uses.
+// A server the user has not approved is never connected to: its line says so, with where to approve it.
 
 const PROBE_TIMEOUT_MS = 10_000
 const WRITE_PROBE = 'CREATE TABLE glassbox_doctor_probe (x INTEGER)'
 
-export const databasesReachable: DoctorCheck = async ({ snapshot, databases }) => {
+export const databasesReachable: DoctorCheck = async ({ snapshot, databases, trust, trusted }) => {
   const title = 'Database'
   const lines: CheckLine[] = []
   const pool = databases()
@@ -28,11 +31,23 @@ export const databasesReachable: DoctorCheck = async ({ snapshot, databases }) =
   }
   for (const database of listed) {
     const label = `${database.id} (${database.engine}${database.file && database.file !== '.' ? `, ${database.file}` : ''})`
-    const run = (sql: string) => pool.run(database, { sql, keepRows: 1, timeoutMs: PROBE_TIMEOUT_MS, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })
+    const request = database.server ? serverTrustRequest(database.server, database.engine, database.id) : null
+    const notApproved = (): void =>
+      void lines.push(fail('database', title, `${label} is not approved, so Glassbox did not connect: this project asks to ${request ? describeRequest(request) : 'connect to it'}`, APPROVE_FIX))
+    if (request && !(await trust.settle(request))) {
+      notApproved()
+      continue
+    }
+    const run = (sql: string) => trusted(() => pool.run(database, { sql, keepRows: 1, timeoutMs: PROBE_TIMEOUT_MS, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }))
     try {
       await run('SELECT 1')
     } catch (error) {
-      lines.push(fail('database', title, `${label} cannot be queried: ${firstLine(error)}`, database.engine === 'postgres' ? 'Check host, port, user and password in nao_config.yaml, and that the server is running.' : 'Check the file exists, is readable and is not held open for writing by another program.'))
+      if (error instanceof TrustRequiredError) {
+        notApproved()
+        continue
+      }
+      const fix = unsetVariableFix(firstLine(error))
+      lines.push(fail('database', title, `${label} cannot be queried: ${firstLine(error)}`, fix ? fix : database.engine === 'postgres' ? 'Check host, port, user and password in nao_config.yaml, and that the server is running.' : 'Check the file exists, is readable and is not held open for writing by another program.'))
       continue
     }
     try {

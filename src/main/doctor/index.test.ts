@@ -34,6 +34,6 @@ describe('runDoctor', () => {
   })
 
   it('lists the checks a set-up needs, in the order the report shows them', () => {
-    expect(DOCTOR_CHECKS.map((entry) => entry.name)).toEqual(['project', 'tests', 'databases', 'model servers', 'store'])
+    expect(DOCTOR_CHECKS.map((entry) => entry.name)).toEqual(['project', 'tests', 'approvals', 'databases', 'mcp servers', 'model servers', 'store'])
   })
 })

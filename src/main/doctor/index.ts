@@ -1,18 +1,25 @@
 import type { CheckLine, DoctorReport } from '../../shared/api'
 import { errorMessage } from '../../shared/error-message'
 import { databasesReachable } from './database-checks'
+import { mcpServersReady } from './mcp-checks'
 import { modelServers } from './model-checks'
 import { projectParses, testCasesParse } from './project-checks'
 import { storeWritable } from './store-check'
+import { approvalsGiven } from './trust-checks'
 import { fail, type DoctorCheck, type DoctorContext } from './types'
 
 export type { DoctorContext, DoctorCheck, ServerProbe } from './types'
 
-/** Every check, in the order the report lists them. A new check (MCP servers, approvals) is one more entry. */
+/**
+ * Every check, in the order the report lists them; a new check is one more entry. Approvals come before the
+ * checks that need them: on a terminal that is where the user is asked.
+ */
 export const DOCTOR_CHECKS: ReadonlyArray<{ name: string; check: DoctorCheck }> = [
   { name: 'project', check: projectParses },
   { name: 'tests', check: testCasesParse },
+  { name: 'approvals', check: approvalsGiven },
   { name: 'databases', check: databasesReachable },
+  { name: 'mcp servers', check: mcpServersReady },
   { name: 'model servers', check: modelServers },
   { name: 'store', check: storeWritable }
 ]

@@ -129,7 +129,7 @@ export function App(): React.JSX.Element {
           ) : view === 'feedback' ? (
             <FeedbackPanel />
           ) : view === 'setup' ? (
-            <CheckSetupPanel />
+            <CheckSetupPanel onReviewTrust={trust.showDialog} />
           ) : (
             <ChatView
               controller={controller}

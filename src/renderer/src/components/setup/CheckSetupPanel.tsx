@@ -3,13 +3,15 @@ import type { DoctorReport } from '../../../../shared/api'
 import { errorMessage } from '../../../../shared/error-message'
 import { useApp } from '../../state/app-state'
 
-// `glassbox doctor` in the app: the project, each database, the model server and its window for this
-// project, tools, output cap, exact counts and the store, each ✓ or ✗ with what to do.
+// `glassbox doctor` in the app: the project, what it asks beyond its folder (approved or not), each database,
+// each MCP server, the model server and its window for this project, tools, output cap, exact counts and the
+// store, each ✓ or ✗ with what to do. Checking asks for nothing: approving stays with the trust dialog.
 
 const SYMBOL = { pass: '✓', fail: '✗', warn: '!' } as const
 const STATUS_LABEL = { pass: 'OK', fail: 'Problem', warn: 'Note' } as const
 
-export function CheckSetupPanel(): React.JSX.Element {
+/** `onReviewTrust` opens the trust dialog, where what the project asks is approved. */
+export function CheckSetupPanel({ onReviewTrust }: { onReviewTrust?: () => void } = {}): React.JSX.Element {
   const { api } = useApp()
   const [report, setReport] = useState<DoctorReport | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -29,6 +31,7 @@ export function CheckSetupPanel(): React.JSX.Element {
   useEffect(() => void run(), [run])
 
   const failed = report?.lines.filter((line) => line.status === 'fail').length ?? 0
+  const unapproved = report?.lines.some((line) => line.id === 'approval' && line.status === 'fail') ?? false
   return (
     <section className="panel" data-testid="check-setup-panel">
       <header className="panel-head">
@@ -49,6 +52,13 @@ export function CheckSetupPanel(): React.JSX.Element {
           <p className={report.ok ? 'setup-summary ok' : 'setup-summary failed'} data-testid="check-setup-summary" aria-live="polite">
             {report.ok ? 'Everything Glassbox needs is in place.' : `${failed} problem${failed === 1 ? '' : 's'} to fix.`}
           </p>
+          {unapproved && onReviewTrust && (
+            <p>
+              <button className="button small primary" onClick={onReviewTrust} data-testid="check-setup-review-trust">
+                Review what this project asks…
+              </button>
+            </p>
+          )}
           <ul className="setup-lines" data-testid="check-setup-lines">
             {report.lines.map((line, index) => (
               <li key={index} className={`setup-line ${line.status}`} data-status={line.status} data-check={line.id}>
