@@ -6,7 +6,7 @@ import { readRegularFileSync } from '../project/regular-file'
 import { resolveInside } from '../project/safe-path'
 import type { DatabaseConfig } from '../project/types'
 import { errorMessage } from '../../shared/error-message'
-import { markEnvReferences, parseServerConnection, SERVER_TYPES } from './server-config'
+import { markEnvReferences, parseServerConnection, SERVER_TYPES } from '../engines/server-config'
 
 // Reads the `databases:` list of nao_config.yaml. nao renders the file with Jinja first (e.g.
 // `api_key: {{ env('NOTION_API_KEY') }}`), which is not valid YAML as is; expressions are replaced by a

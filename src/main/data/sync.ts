@@ -5,11 +5,11 @@ import type { SyncProgress } from '../../shared/api'
 import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from '../project/safe-path'
 import type { DatabaseConfig } from '../project/types'
 import { DEFAULT_ACCESSORS, firstLine, readDatabaseConfigs } from './database-config'
-import type { DataSource, TableName } from './data-source'
-import { dataFileDatabaseName, dataFileTableName, declaredDataFormat, isGlobPath, type DataFileFormat } from './data-files'
-import { openDataFile, openDuckDbFile } from './duckdb-source'
-import { openPostgresSource } from './postgres-source'
-import { openSqliteFile } from './sqlite-source'
+import type { DataSource, TableName } from '../engines/catalog'
+import { dataFileDatabaseName, dataFileTableName, declaredDataFormat, isGlobPath, type DataFileFormat } from '../engines/files/data-files'
+import { openDataFile, openDuckDbFile } from '../engines/duckdb/catalog'
+import { openPostgresSource } from '../engines/postgres/catalog'
+import { openSqliteFile } from '../engines/sqlite/catalog'
 import {
   assertWritableInside,
   commitTableFolder,

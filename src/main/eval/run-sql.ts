@@ -1,7 +1,7 @@
 import { engineOf, type DatabasePool, type LocalDatabase } from '../agent/sql/database-pool'
-import type { QueryResult } from '../agent/sql/query-result'
-import type { LockedDuckDb } from '../agent/sql/duckdb-runner'
-import { createSqliteHost, type SqliteHost } from '../agent/sql/sqlite-runner'
+import type { QueryResult } from '../engines/query-result'
+import type { LockedDuckDb } from '../engines/duckdb/runner'
+import { createSqliteHost, type SqliteHost } from '../engines/sqlite/runner'
 
 // Runs an evaluation's expected SQL on the project's database, through the same locked-down, read-only
 // engines as the agent's execute_sql (so an expected query can no more write than the model's can).
@@ -29,7 +29,7 @@ export function createSqlRunner(dbPath: string): SqlRunner {
     async run(sql) {
       const request = { sql, keepRows: MAX_ROWS, timeoutMs: TIMEOUT_MS, signal: new AbortController().signal }
       // DuckDB's bindings load on first use: the services that hold this module start without them.
-      const duckdb = engine === 'duckdb' ? await import('../agent/sql/duckdb-runner') : null
+      const duckdb = engine === 'duckdb' ? await import('../engines/duckdb/runner') : null
       const result = duckdb
         ? await duckdb.runDuckDbQuery(await (duck ??= duckdb.openLockedDuckDb(dbPath)), request)
         : await (sqlite ??= createSqliteHost()).run(dbPath, request)

@@ -5,8 +5,8 @@ import { resolve } from 'node:path'
 import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import type { DatabaseConfig } from './types'
 import { errorMessage } from '../../shared/error-message'
-import { isGlobPath } from '../data/data-files'
-import { markEnvReferences, parseServerConnection, SERVER_TYPES } from '../data/server-config'
+import { isGlobPath } from '../engines/files/data-files'
+import { markEnvReferences, parseServerConnection, SERVER_TYPES } from '../engines/server-config'
 
 // nao_config.yaml. nao renders it as a Jinja template before parsing (`api_key: {{ env('KEY') }}`), which is
 // not valid YAML as written; we never evaluate templates, we blank them out and read what we need.

@@ -1,4 +1,4 @@
-import type { Secret } from '../data/server-config'
+import type { Secret } from '../engines/server-config'
 import type { Diagnostic } from '../../shared/prompt'
 
 // The in-memory model of a project folder. It is built once when the project opens and kept current by

@@ -1,13 +1,13 @@
 import { basename, extname, relative } from 'node:path'
-import { dataFileDatabaseName, dataFileFormat, dataFileReader, dataFileTableName, declaredDataFormat } from '../../data/data-files'
+import { dataFileDatabaseName, dataFileFormat, dataFileReader, dataFileTableName, declaredDataFormat } from '../../engines/files/data-files'
 import { readRegularFileSync } from '../../project/regular-file'
 import { resolveInside, toProjectPath } from '../../project/safe-path'
 import type { ProjectSnapshot } from '../../project/types'
-import type { LockedDuckDb } from './duckdb-runner'
-import { createPostgresHost, type PostgresHost } from './postgres-runner'
-import { projectFileAccess } from './project-file-access'
-import type { QueryRequest, QueryResult } from './query-result'
-import { createSqliteHost } from './sqlite-runner'
+import type { LockedDuckDb } from '../../engines/duckdb/runner'
+import { createPostgresHost, type PostgresHost } from '../../engines/postgres/runner'
+import { projectFileAccess } from '../../engines/duckdb/project-file-access'
+import type { QueryRequest, QueryResult } from '../../engines/query-result'
+import { createSqliteHost } from '../../engines/sqlite/runner'
 import type { ServerConnection } from '../../project/types'
 
 // The databases execute_sql can reach: the files and servers nao_config.yaml names, then database files
@@ -70,7 +70,7 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
       access ??= projectFileAccess(project.root, projectFiles)
       const fileAccess = access
       // DuckDB's bindings load on the first query, not with the project (the CLI's prompt never needs them).
-      instance = import('./duckdb-runner').then(({ openLockedDuckDb }) =>
+      instance = import('../../engines/duckdb/runner').then(({ openLockedDuckDb }) =>
         key === '' ? openLockedDuckDb(null, { ...fileAccess, views }) : openLockedDuckDb(key, fileAccess)
       )
       instances.set(key, instance)
@@ -86,7 +86,7 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
       if (database.engine === 'sqlite') return sqlite.run(database.path, request)
       if (database.engine === 'postgres' && database.server) return (postgres ??= createPostgresHost()).run(database.server, request)
       const opened = await duckdb(database)
-      const { runDuckDbQuery } = await import('./duckdb-runner')
+      const { runDuckDbQuery } = await import('../../engines/duckdb/runner')
       return runDuckDbQuery(opened, request)
     },
     close: () => {

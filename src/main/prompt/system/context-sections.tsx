@@ -2,7 +2,7 @@ import type { MemoryItem } from '../../../shared/prompt'
 import type { Connection, ProjectFile, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
 import { Block, Bold, Code, List, ListItem, Memo, Section, Span, Title } from '../markdown/components'
-import { connectionFolder } from './dialect-rules'
+import { connectionFolder } from '../../engines/dialect-rules'
 import { EXECUTABLE_TYPES } from './dialects'
 import { shortTitle, slugOf, splitRuleBlocks, type RulePiece } from './rule-blocks'
 

@@ -1,6 +1,6 @@
 import { h } from '../markdown/jsx-runtime'
 import { Code, ListItem } from '../markdown/components'
-import { DialectRules, type DialectProps } from './dialect-rules'
+import { DialectRules, type DialectProps } from '../../engines/dialect-rules'
 
 // The local engines Glassbox runs SQL on itself. Their databases are opened read-only.
 

@@ -1,6 +1,6 @@
 import type { Connection } from '../../project/types'
 import type { Component } from '../markdown/jsx-runtime'
-import type { DialectProps } from './dialect-rules'
+import type { DialectProps } from '../../engines/dialect-rules'
 import { DuckDbRules, SqliteRules } from './dialects-local'
 import {
   BigQueryRules,

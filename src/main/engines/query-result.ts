@@ -1,4 +1,4 @@
-import type { CellValue } from './query-store'
+import type { CellValue } from '../agent/sql/query-store'
 
 /** What an engine returns for one query: the first rows, and how many there were in all. */
 export interface QueryResult {

@@ -1,11 +1,11 @@
 import { basename } from 'node:path'
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import picomatch from 'picomatch'
-import { openLockedDuckDb } from '../agent/sql/duckdb-runner'
-import { dataFileReader, isGlobPath, type DataFileFormat } from './data-files'
-import { quoteIdentifier, type DataSource, type TableName } from './data-source'
-import { duckCellJson, duckTypeName, isTextType } from './duckdb-types'
-import { PREVIEW_CELL_CAP, PREVIEW_ROWS, type TableContent } from './table-markdown'
+import { openLockedDuckDb } from './runner'
+import { dataFileReader, isGlobPath, type DataFileFormat } from '../files/data-files'
+import { quoteIdentifier, type DataSource, type TableName } from '../catalog'
+import { duckCellJson, duckTypeName, isTextType } from './types'
+import { PREVIEW_CELL_CAP, PREVIEW_ROWS, type TableContent } from '../../data/table-markdown'
 
 // DuckDB database files, and CSV/Parquet/JSON files read through DuckDB as one table each. Both are opened
 // exactly as locked down as execute_sql's (openLockedDuckDb): a database file read-only, no file outside

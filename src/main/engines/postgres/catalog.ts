@@ -1,8 +1,8 @@
-import { createPostgresHost, type PostgresHost } from '../agent/sql/postgres-runner'
-import type { QueryResult } from '../agent/sql/query-result'
-import type { ServerConnection } from '../project/types'
-import { quoteIdentifier, quoteLiteral, type DataSource, type TableName } from './data-source'
-import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type TableContent } from './table-markdown'
+import { createPostgresHost, type PostgresHost } from './runner'
+import type { QueryResult } from '../query-result'
+import type { ServerConnection } from '../../project/types'
+import { quoteIdentifier, quoteLiteral, type DataSource, type TableName } from '../catalog'
+import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type TableContent } from '../../data/table-markdown'
 
 // A Postgres server as a sync source. Every read goes through the same runner as execute_sql: a read-only
 // transaction, a statement timeout, cancel on stop, the same byte budget. Tables come from

@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path'
 import picomatch from 'picomatch'
-import type { DatabaseConfig } from '../project/types'
-import { quoteLiteral } from './data-source'
+import type { DatabaseConfig } from '../../project/types'
+import { quoteLiteral } from '../catalog'
 
 // CSV, Parquet and JSON files declared in nao_config.yaml (one file, or a glob inside the project) are
 // tables read through DuckDB. Sync and execute_sql name them the same way, so what sync documents under

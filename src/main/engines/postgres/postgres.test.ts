@@ -8,8 +8,8 @@ import { ANALYST, postgresAvailable, postgresConfig, SHOP_SQL, startPostgres, ty
 import { createGlassbox } from '../../app/create-glassbox'
 import { syncProject, SyncCancelledError } from '../../data/sync'
 import { loadProject } from '../../project/load'
-import { executeSqlTool } from '../tools/execute-sql'
-import { makeToolContext } from '../tools/tool-context.testing'
+import { executeSqlTool } from '../../agent/tools/execute-sql'
+import { makeToolContext } from '../../agent/tools/tool-context.testing'
 
 // #14.2: a real Postgres cluster started for these tests (initdb + pg_ctl, loopback, unprivileged), queried
 // as a non-superuser that owns the table it must not be able to change.

@@ -1,5 +1,5 @@
 import { toCell, type QueryResult } from './query-result'
-import type { CellValue } from './query-store'
+import type { CellValue } from '../agent/sql/query-store'
 
 // What one query may bring into the process. Rows are capped by count (keepRows), and by size: a result is
 // kept only up to a byte budget, and a single cell only up to a number of characters, so a query returning
