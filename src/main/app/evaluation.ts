@@ -94,7 +94,7 @@ export class EvaluationService {
     // ones come first), else its first database of any kind (a Postgres server, the project's data files).
     const pool = session.databases()
     const databases = pool.list()
-    const database = databases.find((candidate) => candidate.engine !== 'postgres' && candidate.path !== '') ?? databases[0] ?? null
+    const database = databases.find((candidate) => candidate.path !== '') ?? databases[0] ?? null
     const runExpected = database ? poolSqlRunner(pool, database) : null
     const parser = this.parser
     const evaluationId = input.evaluationId ?? store.evaluations.start(session.projectId)

@@ -4,12 +4,11 @@ import picomatch from 'picomatch'
 import type { SyncProgress } from '../../shared/api'
 import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from '../project/safe-path'
 import type { DatabaseConfig } from '../project/types'
-import { DEFAULT_ACCESSORS, firstLine, readDatabaseConfigs } from './database-config'
+import { DEFAULT_ACCESSORS } from '../project/config'
+import { firstLine, readDatabaseConfigs } from './database-config'
 import type { DataSource, TableName } from '../engines/catalog'
-import { dataFileDatabaseName, dataFileTableName, declaredDataFormat, isGlobPath, type DataFileFormat } from '../engines/files/data-files'
-import { openDataFile, openDuckDbFile } from '../engines/duckdb/catalog'
-import { openPostgresSource } from '../engines/postgres/catalog'
-import { openSqliteFile } from '../engines/sqlite/catalog'
+import { isGlobPath } from '../engines/files/data-files'
+import { engineForConfig, engineLabels } from '../engines/registry'
 import {
   assertWritableInside,
   commitTableFolder,
@@ -20,7 +19,8 @@ import {
   type CommitProbe,
   type TableCommit
 } from './table-folder'
-import { renderColumns, renderDescription, renderPreview, type TableContent } from './table-markdown'
+import type { TableContent } from '../engines/table-content'
+import { renderColumns, renderDescription, renderPreview } from './table-markdown'
 
 // `sync`: regenerates databases/type=<type>/database=<db>/schema=<s>/table=<t>/ from the database files
 // declared in nao_config.yaml. Each database succeeds or fails on its own; each table folder is replaced
@@ -167,23 +167,29 @@ async function runSync(givenRoot: string, options: SyncOptions): Promise<SyncRes
 async function planDatabase(root: string, config: DatabaseConfig, result: DatabaseSyncResult, signal: AbortSignal): Promise<Plan | null> {
   const unsupported = config.accessors.filter((accessor) => !['columns', 'preview', 'description'].includes(accessor))
   if (unsupported.length > 0) result.warnings.push(`accessor(s) not supported, skipped: ${unsupported.join(', ')}`)
-  if (config.server) {
-    const server = config.server
-    return listPlan(root, config, result, openPostgresSource(server, signal), `databases/type=postgres/database=${safeSegment(server.database)}`, `${server.host}:${server.port}/${server.database}`)
-  }
-  const declared = config.path
-  const kind = sourceKind(config)
-  if (!kind) {
-    result.skipped = `type '${config.type}' is not a source Glassbox can read (DuckDB, SQLite, CSV, Parquet, JSON files; Postgres servers)`
+  const engine = engineForConfig(config)
+  if (!engine) {
+    result.skipped = `type '${config.type}' is not a source Glassbox can read (${engineLabels()})`
     return null
   }
+  const catalog = engine.catalog
+  if (catalog.kind === 'server') {
+    const server = config.server
+    if (!server) {
+      result.errors.push(`the ${config.type} connection in nao_config.yaml is incomplete (see its diagnostics)`)
+      return null
+    }
+    const source = catalog.open(server, signal)
+    return listPlan(root, config, result, source, `databases/type=${safeSegment(engine.id)}/database=${safeSegment(server.database)}`, `${server.host}:${server.port}/${server.database}`)
+  }
+  const declared = config.path
   if (!declared) {
     result.errors.push(`no 'path:' given in nao_config.yaml for this ${config.type} database`)
     return null
   }
   const shown = relative(root, declared) || declared
   let file: string
-  if (isGlobPath(declared)) {
+  if (isGlobPath(declared) && catalog.acceptsGlob) {
     // A glob names no single file; it must stay inside the project as written (DuckDB, locked to the glob's
     // folder, refuses what it matches through a symlink out).
     const rootReal = realpathSync(root)
@@ -210,18 +216,12 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
   }
   let source: DataSource
   try {
-    source =
-      kind === 'sqlite'
-        ? openSqliteFile(file)
-        : kind === 'duckdb'
-          ? await openDuckDbFile(file, root)
-          : await openDataFile(file, kind, dataFileTableName(config), root)
+    source = await catalog.open(file, config, root)
   } catch (error) {
-    result.errors.push(`cannot open ${shown} as ${kind}: ${firstLine(error)}`)
+    result.errors.push(`cannot open ${shown} as ${config.type}: ${firstLine(error)}`)
     return null
   }
-  const database = kind === 'sqlite' || kind === 'duckdb' ? basename(declared, extname(declared)) : dataFileDatabaseName(config)
-  return listPlan(root, config, result, source, `databases/type=${safeSegment(config.type)}/database=${safeSegment(database)}`, shown)
+  return listPlan(root, config, result, source, `databases/type=${safeSegment(config.type)}/database=${safeSegment(catalog.databaseName(config))}`, shown)
 }
 
 async function listPlan(root: string, config: DatabaseConfig, result: DatabaseSyncResult, source: DataSource, folder: string, shown: string): Promise<Plan | null> {
@@ -236,13 +236,6 @@ async function listPlan(root: string, config: DatabaseConfig, result: DatabaseSy
     result.errors.push(`cannot list the tables of ${shown}: ${firstLine(error)}`)
     return null
   }
-}
-
-function sourceKind(config: DatabaseConfig): 'duckdb' | 'sqlite' | DataFileFormat | null {
-  const format = declaredDataFormat(config)
-  if (format) return format
-  if (config.type === 'duckdb' || config.type === 'sqlite') return config.type
-  return null
 }
 
 /** nao's rule: a table is synced when it matches an include pattern (or there are none) and no exclude pattern. */

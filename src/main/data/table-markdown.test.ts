@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { capJson, capText, pythonFloat, pythonJson, renderPreview } from './table-markdown'
+import { capJson, capText, pythonFloat, pythonJson } from '../engines/table-content'
+import { renderPreview } from './table-markdown'
 
 describe('pythonFloat', () => {
   it('writes floats as Python repr does', () => {

@@ -1,4 +1,4 @@
-import type { TableContent } from '../data/table-markdown'
+import type { TableContent } from './table-content'
 
 /** A schema-qualified table (or view) of one database. */
 export interface TableName {

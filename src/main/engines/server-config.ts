@@ -1,12 +1,29 @@
 import { inspect } from 'node:util'
 import { z } from 'zod'
-import type { ServerConnection } from '../project/types'
 
 // A database server declared in nao_config.yaml with nao's keys (host, port, database, user, password,
 // schema_name). Values may be `{{ env('NAME') }}`, as nao allows: those are the only templates evaluated,
-// and only here. The password is wrapped so it can never be printed, logged, serialised or put in a prompt.
+// and only in `readServerConnection`, which each server engine calls from its own `resolveConnection`.
+// The password is wrapped so it can never be printed, logged, serialised or put in a prompt.
 
-export const SERVER_TYPES = new Set(['postgres', 'postgresql'])
+/** A database server from nao_config.yaml (nao's keys); `{{ env('…') }}` values are already resolved. */
+export interface ServerConnection {
+  host: string
+  port: number
+  database: string
+  user: string
+  /** Prints as ****; `.reveal()` only when connecting. */
+  password: Secret
+  /** nao's `schema_name`: the only schema synced when set. */
+  schemaName: string | null
+}
+
+/** What differs between server engines when their entry is read. */
+export interface ServerDefaults {
+  /** The engine as the user knows it, for messages: "postgres", "mysql". */
+  label: string
+  port: number
+}
 
 /** A value that prints as **** everywhere (String(), JSON, console, util.inspect); `reveal()` to connect. */
 export class Secret {
@@ -51,8 +68,9 @@ const serverEntry = z.object({
  * The connection of a server entry, or null with `problem` called. `env` is injectable for tests; missing
  * variables are reported by name (never by value).
  */
-export function parseServerConnection(
+export function readServerConnection(
   entry: unknown,
+  defaults: ServerDefaults,
   problem: (message: string) => void,
   env: NodeJS.ProcessEnv = process.env
 ): ServerConnection | null {
@@ -73,7 +91,7 @@ export function parseServerConnection(
   const { host, port, database, user, password, schema_name: schemaName } = parsed.data
   const connection = {
     host: resolve(host) || 'localhost',
-    port: Number(resolve(port) || '5432'),
+    port: Number(resolve(port) || String(defaults.port)),
     database: resolve(database),
     user: resolve(user),
     password: new Secret(resolve(password)),
@@ -85,7 +103,7 @@ export function parseServerConnection(
     return null
   }
   if (!connection.database || !connection.user) {
-    problem('a postgres database needs `database` and `user`')
+    problem(`a ${defaults.label} database needs \`database\` and \`user\``)
     return null
   }
   return connection

@@ -5,7 +5,7 @@ import { openLockedDuckDb } from './runner'
 import { dataFileReader, isGlobPath, type DataFileFormat } from '../files/data-files'
 import { quoteIdentifier, type DataSource, type TableName } from '../catalog'
 import { duckCellJson, duckTypeName, isTextType } from './types'
-import { PREVIEW_CELL_CAP, PREVIEW_ROWS, type TableContent } from '../../data/table-markdown'
+import { PREVIEW_CELL_CAP, PREVIEW_ROWS, type TableContent } from '../table-content'
 
 // DuckDB database files, and CSV/Parquet/JSON files read through DuckDB as one table each. Both are opened
 // exactly as locked down as execute_sql's (openLockedDuckDb): a database file read-only, no file outside

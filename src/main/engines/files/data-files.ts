@@ -24,7 +24,7 @@ export function dataFileFormat(path: string): DataFileFormat | null {
 }
 
 /** The declared format: the file's extension first (nao projects declare CSVs as type duckdb), then the type. */
-export function declaredDataFormat(config: DatabaseConfig): DataFileFormat | null {
+export function declaredDataFormat(config: Pick<DatabaseConfig, 'type' | 'path'>): DataFileFormat | null {
   const byPath = config.path ? dataFileFormat(config.path) : null
   if (byPath) return byPath
   return config.type === 'csv' || config.type === 'parquet' || config.type === 'json' ? config.type : null

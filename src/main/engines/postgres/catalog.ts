@@ -1,24 +1,30 @@
 import { createPostgresHost, type PostgresHost } from './runner'
 import type { QueryResult } from '../query-result'
-import type { ServerConnection } from '../../project/types'
+import type { ServerConnection } from '../server-config'
 import { quoteIdentifier, quoteLiteral, type DataSource, type TableName } from '../catalog'
-import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type TableContent } from '../../data/table-markdown'
+import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type ColumnInfo, type TableContent } from '../table-content'
 
 // A Postgres server as a sync source. Every read goes through the same runner as execute_sql: a read-only
 // transaction, a statement timeout, cancel on stop, the same byte budget. Tables come from
-// information_schema (system schemas left out; only `schema_name` when the config sets one).
+// information_schema (system schemas left out; only `schema_name` when the config sets one); columns, keys
+// and comments from pg_catalog, under Postgres's own type names; dates stay dates.
 
 const SYNC_TIMEOUT_MS = 60_000
 
 interface ColumnRow {
   name: string
-  dataType: string
-  udtName: string
-  precision: number | null
-  scale: number | null
+  /** format_type(): `bigint`, `character varying(120)`, `numeric(10,2)`, `text[]`. */
+  formatted: string
+  /** pg_type.typcategory: N numeric, S string, D date/time, B boolean, A array, U user-defined, … */
+  category: string
+  typeName: string
+  nullable: boolean
+  comment: string | null
 }
 
-const TEXT_TYPES = new Set(['text', 'character varying', 'character', 'json', 'jsonb', 'xml', 'bytea', 'USER-DEFINED', 'ARRAY'])
+/** Text-like categories whose preview cells are cut on the server. */
+const CUT_CATEGORIES = new Set(['S', 'A', 'U', 'E', 'G', 'I', 'R', 'X'])
+const SEPARATOR = '\u001f'
 
 export function openPostgresSource(server: ServerConnection, signal: AbortSignal): DataSource {
   const host: PostgresHost = createPostgresHost()
@@ -36,17 +42,24 @@ export function openPostgresSource(server: ServerConnection, signal: AbortSignal
       return result.rows.map(([schema, table]) => ({ schema: String(schema), table: String(table) }))
     },
     async readTable(name: TableName): Promise<TableContent> {
+      // pg_catalog, not information_schema: a role with SELECT only sees no constraints in the latter.
+      const relation = `(SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = ${quoteLiteral(name.schema)} AND c.relname = ${quoteLiteral(name.table)})`
       const columnRows = await query(
-        `SELECT column_name, data_type, udt_name, numeric_precision, numeric_scale FROM information_schema.columns
-         WHERE table_schema = ${quoteLiteral(name.schema)} AND table_name = ${quoteLiteral(name.table)} ORDER BY ordinal_position`
+        `SELECT a.attname, format_type(a.atttypid, a.atttypmod), t.typcategory, t.typname, NOT a.attnotnull, col_description(a.attrelid, a.attnum)
+         FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+         WHERE a.attrelid = ${relation} AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`
       )
-      const columns: ColumnRow[] = columnRows.rows.map(([column, dataType, udtName, precision, scale]) => ({
+      const columns: ColumnRow[] = columnRows.rows.map(([column, formatted, category, typeName, nullable, comment]) => ({
         name: String(column),
-        dataType: String(dataType),
-        udtName: String(udtName),
-        precision: precision === null ? null : Number(precision),
-        scale: scale === null ? null : Number(scale)
+        formatted: String(formatted),
+        category: String(category),
+        typeName: String(typeName),
+        nullable: nullable === true || nullable === 't',
+        comment: comment === null ? null : String(comment)
       }))
+      const keys = await readKeys(query, relation, name.schema)
+      const tableComment = (await query(`SELECT obj_description(${relation}, 'pg_class')`, 1)).rows[0]?.[0]
       const from = `${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`
       const preview =
         columns.length === 0 ? [] : (await query(`SELECT ${columns.map(previewColumn).join(', ')} FROM ${from} LIMIT ${PREVIEW_ROWS}`, PREVIEW_ROWS)).rows
@@ -54,19 +67,58 @@ export function openPostgresSource(server: ServerConnection, signal: AbortSignal
       return {
         schema: name.schema,
         table: name.table,
-        columns: columns.map((column) => ({ name: column.name, type: postgresTypeName(column) })),
+        columns: columns.map((column) => ({
+          name: column.name,
+          type: postgresTypeName(column.formatted),
+          nullable: column.nullable,
+          ...keys.of(column.name),
+          ...(column.comment ? { comment: column.comment } : {})
+        })),
         rowCount: Number(count.rows[0]?.[0] ?? 0),
-        preview: preview.map((row) => row.map((value, i) => ({ name: columns[i].name, json: postgresCellJson(columns[i], value) })))
+        preview: preview.map((row) => row.map((value, i) => ({ name: columns[i].name, json: postgresCellJson(columns[i], value) }))),
+        ...(typeof tableComment === 'string' && tableComment !== '' ? { comment: tableComment } : {})
       }
     },
     close: () => host.close()
   }
 }
 
+type KeyFacts = Pick<ColumnInfo, 'primaryKey' | 'unique' | 'references'>
+
+/** Primary, unique and foreign keys of one table, from pg_constraint (readable by a SELECT-only role). */
+async function readKeys(query: (sql: string) => Promise<QueryResult>, relation: string, schema: string): Promise<{ of: (column: string) => KeyFacts }> {
+  const names = (keys: string, table: string) =>
+    `array_to_string(ARRAY(SELECT a.attname FROM unnest(con.${keys}) WITH ORDINALITY k(num, pos)
+       JOIN pg_attribute a ON a.attrelid = con.${table} AND a.attnum = k.num ORDER BY k.pos), E'${SEPARATOR}')`
+  const result = await query(
+    `SELECT con.contype, ${names('conkey', 'conrelid')}, fn.nspname, fc.relname, ${names('confkey', 'confrelid')}
+     FROM pg_constraint con
+     LEFT JOIN pg_class fc ON fc.oid = con.confrelid LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace
+     WHERE con.conrelid = ${relation} AND con.contype IN ('p', 'u', 'f') ORDER BY con.contype, con.conname`
+  )
+  const facts = new Map<string, KeyFacts>()
+  const factsOf = (column: string): KeyFacts => {
+    let entry = facts.get(column)
+    if (!entry) facts.set(column, (entry = {}))
+    return entry
+  }
+  for (const [type, columnList, targetSchema, targetTable, targetList] of result.rows) {
+    const columns = String(columnList ?? '').split(SEPARATOR).filter(Boolean)
+    if (type === 'p') for (const column of columns) factsOf(column).primaryKey = columns
+    if (type === 'u' && columns.length === 1) factsOf(columns[0]).unique = true
+    if (type === 'f') {
+      const targets = String(targetList ?? '').split(SEPARATOR)
+      const table = targetSchema === schema ? String(targetTable) : `${String(targetSchema)}.${String(targetTable)}`
+      columns.forEach((column, i) => (factsOf(column).references ??= []).push(`${table}.${targets[i] ?? '?'}`))
+    }
+  }
+  return { of: (column) => facts.get(column) ?? {} }
+}
+
 /** Long text is cut on the server, so a 1 GB cell never crosses the wire whole. */
 function previewColumn(column: ColumnRow): string {
   const ref = quoteIdentifier(column.name)
-  if (!TEXT_TYPES.has(column.dataType)) return ref
+  if (!CUT_CATEGORIES.has(column.category) && column.typeName !== 'bytea') return ref
   const text = `${ref}::text`
   return `CASE WHEN length(${text}) > ${PREVIEW_CELL_CAP}
     THEN left(${text}, ${PREVIEW_CELL_CAP}) || '… [' || to_char(length(${text}) - ${PREVIEW_CELL_CAP}, 'FM999,999,999,999') || ' more characters]'
@@ -75,42 +127,25 @@ function previewColumn(column: ColumnRow): string {
 
 function postgresCellJson(column: ColumnRow, value: unknown): string {
   if (value === null || value === undefined) return 'null'
-  if (typeof value === 'number') return ['real', 'double precision'].includes(column.dataType) ? pythonFloat(value) : String(value)
+  if (typeof value === 'number') return ['float4', 'float8'].includes(column.typeName) ? pythonFloat(value) : String(value)
   if (typeof value === 'boolean') return pythonJson(value)
   const text = String(value)
-  if ((column.dataType === 'bigint' || column.dataType === 'numeric') && /^-?\d+(\.\d+)?$/.test(text)) return text
-  // nao's previews come through pandas, which shows a date as a midnight timestamp.
-  if (column.dataType === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(text)) return JSON.stringify(`${text} 00:00:00`)
+  if (column.category === 'N' && /^-?\d+(\.\d+)?$/.test(text)) return text
   return pythonJson(text)
 }
 
-const SIMPLE_TYPES: Record<string, string> = {
-  smallint: 'int16',
-  integer: 'int32',
-  bigint: 'int64',
-  real: 'float32',
-  'double precision': 'float64',
-  boolean: 'boolean',
-  text: 'string',
-  'character varying': 'string',
-  character: 'string',
-  date: 'date',
-  'timestamp without time zone': 'timestamp(6)',
-  'timestamp with time zone': "timestamp('UTC', 6)",
-  'time without time zone': 'time',
-  'time with time zone': 'time',
-  interval: "interval('us')",
-  json: 'json',
-  jsonb: 'json',
-  uuid: 'uuid',
-  bytea: 'binary'
-}
+/** Postgres's own long names shortened to the ones people write in casts; everything else as format_type gives it. */
+const SHORT_NAMES: Array<[RegExp, string]> = [
+  [/^character varying/, 'varchar'],
+  [/^character\b/, 'char'],
+  [/^timestamp(\(\d+\))? without time zone/, 'timestamp$1'],
+  [/^timestamp(\(\d+\))? with time zone/, 'timestamptz$1'],
+  [/^time(\(\d+\))? without time zone/, 'time$1'],
+  [/^time(\(\d+\))? with time zone/, 'timetz$1']
+]
 
-const UDT_TYPES: Record<string, string> = { int2: 'int16', int4: 'int32', int8: 'int64', float4: 'float32', float8: 'float64', text: 'string', varchar: 'string', bool: 'boolean', date: 'date', numeric: 'decimal', uuid: 'uuid', json: 'json', jsonb: 'json' }
-
-/** A Postgres column type under nao's (ibis) names. */
-export function postgresTypeName(column: Pick<ColumnRow, 'dataType' | 'udtName' | 'precision' | 'scale'>): string {
-  if (column.dataType === 'numeric') return column.precision !== null ? `decimal(${column.precision}, ${column.scale ?? 0})` : 'decimal'
-  if (column.dataType === 'ARRAY') return `array<${UDT_TYPES[column.udtName.replace(/^_/, '')] ?? column.udtName.replace(/^_/, '')}>`
-  return SIMPLE_TYPES[column.dataType] ?? column.dataType.toLowerCase()
+/** A Postgres column type under the engine's own name: `bigint`, `varchar(120)`, `numeric(10,2)`, `date`. */
+export function postgresTypeName(formatted: string): string {
+  for (const [pattern, short] of SHORT_NAMES) if (pattern.test(formatted)) return formatted.replace(pattern, short)
+  return formatted
 }

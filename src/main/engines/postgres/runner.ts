@@ -1,5 +1,5 @@
 import pg from 'pg'
-import type { ServerConnection } from '../../project/types'
+import type { ServerConnection } from '../server-config'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from '../query-result'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from '../result-budget'
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import { resolveNativeBinding } from '../../store/native-binding'
 import { quoteIdentifier, type DataSource, type TableName } from '../catalog'
-import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type TableContent } from '../../data/table-markdown'
+import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type TableContent } from '../table-content'
 
 // SQLite files, read with better-sqlite3 in read-only mode (DuckDB's sqlite extension would have to be
 // downloaded, and Glassbox works offline).
