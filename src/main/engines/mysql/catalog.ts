@@ -108,8 +108,10 @@ function quoteName(name: string): string {
 function previewColumn(column: ColumnRow): string {
   const ref = quoteName(column.name)
   if (!CUT_TYPES.has(column.dataType)) return ref
-  return `CASE WHEN CHAR_LENGTH(${ref}) > ${PREVIEW_CELL_CAP}
-    THEN CONCAT(LEFT(${ref}, ${PREVIEW_CELL_CAP}), '… [', FORMAT(CHAR_LENGTH(${ref}) - ${PREVIEW_CELL_CAP}, 0), ' more characters]')
+  // In the connection's character set, so a latin1 column and the marker's "…" can be joined.
+  const text = `CONVERT(${ref} USING utf8mb4)`
+  return `CASE WHEN CHAR_LENGTH(${text}) > ${PREVIEW_CELL_CAP}
+    THEN CONCAT(LEFT(${text}, ${PREVIEW_CELL_CAP}), '… [', FORMAT(CHAR_LENGTH(${text}) - ${PREVIEW_CELL_CAP}, 0), ' more characters]')
     ELSE ${ref} END AS ${ref}`
 }
 

@@ -164,27 +164,37 @@ async function runQuery(server: ServerConnection, entry: Session, request: Query
   }
 }
 
-/** The server parses the query as EXPLAIN takes it: SELECT-like statements only. */
+/**
+ * The server parses the query as EXPLAIN takes it: SELECT-like statements only. FORMAT=JSON, because a bare
+ * `EXPLAIN name …` is DESCRIBE of a table (`EXPLAIN TRUNCATE sales` would describe a table named TRUNCATE).
+ */
 async function explain(connection: mysql.Connection, body: string): Promise<void> {
   try {
-    await simple(connection, `EXPLAIN ${body}`)
+    await simple(connection, `EXPLAIN FORMAT=JSON ${body}`)
   } catch (error) {
     const code = codeOf(error)
     if (code === 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION') {
       throw new StatementRefusedError(`Only read queries run on MySQL; the server runs every query in a read-only transaction. (${messageOf(error)})`)
     }
-    // A syntax error right at the start means the statement is not one EXPLAIN takes (SET, SHOW, LOAD, …).
-    if (code === 'ER_PARSE_ERROR' && nearStart(messageOf(error), body)) {
-      throw new StatementRefusedError(`Only read queries run on MySQL (SELECT, WITH … SELECT, VALUES). (${messageOf(error).replace(/^.*near /, 'The server stopped near ')})`)
-    }
+    const where = code === 'ER_PARSE_ERROR' ? parseErrorPlace(messageOf(error), body) : 'inside'
+    // A syntax error right at the start: not a statement EXPLAIN takes (SET, SHOW, LOAD DATA, CALL, …).
+    if (where === 'start') throw new StatementRefusedError(`Only read queries run on MySQL (SELECT, WITH … SELECT, VALUES); this statement is not one.`)
+    if (where === 'second-statement') throw new StatementRefusedError('Only one statement runs per query on MySQL; send the others separately.')
     throw error
   }
 }
 
-/** MySQL's parse errors say "near '<rest of the statement>'": at the start when that rest is all of it. */
-function nearStart(message: string, body: string): boolean {
+/**
+ * MySQL's parse errors say "near '<rest of the statement>'": the whole statement when it failed at its
+ * first word, or what follows a `;` when a second statement was sent.
+ */
+function parseErrorPlace(message: string, body: string): 'start' | 'second-statement' | 'inside' {
   const near = /near '([\s\S]*)' at line \d+/.exec(message)
-  return near !== null && body.startsWith(near[1].slice(0, 80))
+  if (!near) return 'inside'
+  const rest = near[1].slice(0, 80)
+  if (rest === '' || body.startsWith(rest)) return 'start'
+  const at = body.lastIndexOf(rest)
+  return at > 0 && body.slice(0, at).trimEnd().endsWith(';') ? 'second-statement' : 'inside'
 }
 
 function streamRows(entry: Session, body: string, request: QueryRequest): Promise<QueryResult> {
