@@ -179,7 +179,13 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
       result.errors.push(`the ${config.type} connection in nao_config.yaml is incomplete (see its diagnostics)`)
       return null
     }
-    const source = catalog.open(server, signal)
+    let source: DataSource
+    try {
+      source = await catalog.open(server, signal)
+    } catch (error) {
+      result.errors.push(`cannot open ${server.host}:${server.port}/${server.database}: ${firstLine(error)}`)
+      return null
+    }
     return listPlan(root, config, result, source, `databases/type=${safeSegment(engine.id)}/database=${safeSegment(server.database)}`, `${server.host}:${server.port}/${server.database}`)
   }
   const declared = config.path

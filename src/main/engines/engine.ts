@@ -44,7 +44,7 @@ export interface QueryHost {
 export type CatalogOpener =
   | {
       kind: 'server'
-      open: (server: ServerConnection, signal: AbortSignal) => DataSource
+      open: (server: ServerConnection, signal: AbortSignal) => Promise<DataSource>
     }
   | {
       kind: 'file'

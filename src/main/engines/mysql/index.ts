@@ -1,8 +1,7 @@
 import type { Engine } from '../engine'
 import { readServerConnection } from '../server-config'
-import { openMysqlSource } from './catalog'
 import { MySqlRules } from './dialect'
-import { createMysqlHost } from './runner'
+import type { MysqlHost } from './runner'
 
 // MySQL and MariaDB servers, through `mysql2`.
 
@@ -16,14 +15,16 @@ export const mysqlEngine: Engine = {
   dialect: { types: ['mysql', 'mariadb'], Rules: MySqlRules },
   resolveConnection: (entry, problem, env) => readServerConnection(entry, { label: 'mysql', port: 3306 }, problem, env),
   createHost: () => {
-    const host = createMysqlHost()
+    // The driver loads with the first query, not with every project that merely lists a server.
+    let host: Promise<MysqlHost> | null = null
     return {
-      run: (database, request) => {
+      run: async (database, request) => {
         if (!database.server) throw new Error(`${database.id} has no server connection`)
-        return host.run(database.server, request)
+        host ??= import('./runner').then((runner) => runner.createMysqlHost())
+        return (await host).run(database.server, request)
       },
-      close: () => host.close()
+      close: () => void host?.then((opened) => opened.close())
     }
   },
-  catalog: { kind: 'server', open: openMysqlSource }
+  catalog: { kind: 'server', open: async (server, signal) => (await import('./catalog')).openMysqlSource(server, signal) }
 }

@@ -1,8 +1,7 @@
 import type { Engine } from '../engine'
 import { readServerConnection } from '../server-config'
-import { openPostgresSource } from './catalog'
 import { PostgresRules } from './dialect'
-import { createPostgresHost } from './runner'
+import type { PostgresHost } from './runner'
 
 // Postgres servers (and Postgres-compatible ones such as Citus), through `pg`.
 
@@ -16,14 +15,16 @@ export const postgresEngine: Engine = {
   dialect: { types: ['postgres', 'postgresql'], Rules: PostgresRules },
   resolveConnection: (entry, problem, env) => readServerConnection(entry, { label: 'postgres', port: 5432 }, problem, env),
   createHost: () => {
-    const host = createPostgresHost()
+    // The driver loads with the first query, not with every project that merely lists a server.
+    let host: Promise<PostgresHost> | null = null
     return {
-      run: (database, request) => {
+      run: async (database, request) => {
         if (!database.server) throw new Error(`${database.id} has no server connection`)
-        return host.run(database.server, request)
+        host ??= import('./runner').then((runner) => runner.createPostgresHost())
+        return (await host).run(database.server, request)
       },
-      close: () => host.close()
+      close: () => void host?.then((opened) => opened.close())
     }
   },
-  catalog: { kind: 'server', open: openPostgresSource }
+  catalog: { kind: 'server', open: async (server, signal) => (await import('./catalog')).openPostgresSource(server, signal) }
 }
