@@ -1,4 +1,5 @@
-import type { CellValue } from '../agent/sql/query-store'
+/** A JSON-safe result cell, as results are stored and shown. */
+export type CellValue = string | number | boolean | null
 
 /** What an engine returns for one query: the first rows, and how many there were in all. */
 export interface QueryResult {

@@ -1,6 +1,8 @@
 // Results of execute_sql kept under a query_id for the run, so charts and citations can point at them.
 
-export type CellValue = string | number | boolean | null
+import type { CellValue } from '../../engines/query-result'
+
+export type { CellValue }
 
 export interface StoredQuery {
   queryId: string

@@ -1,11 +1,11 @@
+import { fileStem } from '../catalog'
 import type { Engine, HostContext, QueryHost } from '../engine'
 import { DuckDbRules } from './dialect'
 import { projectFileAccess } from './project-file-access'
 import type { DuckDbAccess, LockedDuckDb } from './runner'
 
-// DuckDB database files. DuckDB's bindings load on first use (the runner and catalog are imported then).
-// Each file gets its own locked instance, which may also read the project's visible
-// data files by relative path.
+// DuckDB database files. Each file gets its own locked instance, which may also read the project's visible
+// data files by relative path. DuckDB's bindings load on first use (the runner and catalog are imported then).
 
 export const duckdbEngine: Engine = {
   id: 'duckdb',
@@ -19,14 +19,6 @@ export const duckdbEngine: Engine = {
   fileExtensions: ['.duckdb', '.ddb', '.db'],
   createHost: (context) => createDuckDbHost(context, (database) => database.path),
   catalog: { kind: 'file', acceptsGlob: false, open: async (file, _config, root) => (await import('./catalog')).openDuckDbFile(file, root), databaseName: fileStem }
-}
-
-/** The stem of the declared file: `shop.duckdb` is `database=shop`. */
-export function fileStem(config: { path: string | null; name: string }): string {
-  if (!config.path) return config.name
-  const base = config.path.split(/[\\/]/).pop() ?? config.path
-  const dot = base.lastIndexOf('.')
-  return dot > 0 ? base.slice(0, dot) : base
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Engine } from '../engine'
-import { fileStem } from '../duckdb'
+import { fileStem } from '../catalog'
 import { openSqliteFile } from './catalog'
 import { SqliteRules } from './dialect'
 import { createSqliteHost } from './runner'
