@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import { basename, extname } from 'node:path'
 import type { LocalDatabase, QueryHost } from '../../engines/engine'
 import type { QueryRequest, QueryResult } from '../../engines/query-result'
@@ -23,16 +24,18 @@ export interface DatabasePool {
 }
 
 export function createDatabasePool(project: ProjectSnapshot, projectFiles: readonly string[] = []): DatabasePool {
-  const databases = discoverDatabases(project, projectFiles)
+  const { databases, unusable } = discoverDatabases(project, projectFiles)
   const hosts = new Map<string, QueryHost>()
   const context = { root: project.root, files: projectFiles, databases: project.databases }
 
   const find = (databaseId: string | undefined): LocalDatabase => {
+    const wanted = databaseId?.trim().toLowerCase()
+    const declaredButUnusable = unusable.find((entry) => wanted === undefined || entry.names.includes(wanted))
+    if (declaredButUnusable && (wanted !== undefined || databases.length === 0)) throw new Error(declaredButUnusable.reason)
     if (databases.length === 0) {
       throw new Error(`This project has nothing to query: nao_config.yaml declares no database, and no database or data file was found (Glassbox reads ${engineLabels()}).`)
     }
-    if (!databaseId) return databases[0]
-    const wanted = databaseId.trim().toLowerCase()
+    if (!wanted) return databases[0]
     const match = databases.find((db) =>
       [db.id, db.file, basename(db.file), basename(db.file, extname(db.file)), ...(db.aliases ?? [])].some((name) => name.toLowerCase() === wanted)
     )
@@ -60,10 +63,18 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
   }
 }
 
-function discoverDatabases(project: ProjectSnapshot, projectFiles: readonly string[]): LocalDatabase[] {
+/** A declared database file that cannot be queried, with the sentence that says why. */
+interface UnusableDatabase {
+  /** Lower-case names the model may use for it: the config name, the file path and its stem. */
+  names: string[]
+  reason: string
+}
+
+function discoverDatabases(project: ProjectSnapshot, projectFiles: readonly string[]): { databases: LocalDatabase[]; unusable: UnusableDatabase[] } {
   const found: LocalDatabase[] = []
+  const unusable: UnusableDatabase[] = []
   const seen = new Set<string>()
-  const add = (id: string, candidate: string): void => {
+  const add = (id: string, candidate: string, declared: boolean): void => {
     let path: string
     try {
       path = resolveInside(project.root, candidate)
@@ -71,6 +82,12 @@ function discoverDatabases(project: ProjectSnapshot, projectFiles: readonly stri
       return
     }
     const engine = engineOf(path)
+    if (!engine && declared) {
+      const file = toProjectPath(project.root, path)
+      const names = [id, file, basename(file), basename(file, extname(file))].map((name) => name.toLowerCase())
+      unusable.push({ names, reason: unusableReason(id, file, path) })
+      return
+    }
     if (!engine || seen.has(path)) return
     seen.add(path)
     found.push({ id, engine, path, file: toProjectPath(project.root, path) })
@@ -87,14 +104,25 @@ function discoverDatabases(project: ProjectSnapshot, projectFiles: readonly stri
       found.push(declared)
       continue
     }
-    if (config.path) add(config.name, config.path)
+    if (config.path) add(config.name, config.path, true)
   }
-  for (const file of projectFiles) if (DATABASE_FILE_EXTENSIONS.has(extname(file).toLowerCase())) add(file, file)
+  for (const file of projectFiles) if (DATABASE_FILE_EXTENSIONS.has(extname(file).toLowerCase())) add(file, file, false)
   for (const engine of ENGINES) {
     const implicit = engine.implicitDatabase?.(found, projectFiles)
     if (implicit) found.push(implicit)
   }
-  return found
+  return { databases: found, unusable }
+}
+
+function unusableReason(id: string, file: string, path: string): string {
+  let regular = false
+  try {
+    regular = statSync(path).isFile()
+  } catch {
+    // Gone since the snapshot: said below as not a database file.
+  }
+  if (!regular) return `The database "${id}" declared in nao_config.yaml is ${file}, which is not a regular file (a pipe, socket, device or folder); only database files are opened.`
+  return `The database "${id}" declared in nao_config.yaml is ${file}, which is not a database file Glassbox can open (${engineLabels()}).`
 }
 
 /**
