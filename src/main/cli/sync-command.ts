@@ -1,16 +1,18 @@
 import { parseArgs } from 'node:util'
 import type { CliIo } from '../cli'
+import { escapeControlCharacters } from '../data/control-characters'
 import { syncProject } from '../data/sync'
 import { requireProject } from './options'
 
 // `glassbox sync --project DIR`: regenerates databases/ from the database files in nao_config.yaml.
-// Progress goes to stderr (one line per table), the summary to stdout; any database error → exit 1.
+// Progress goes to stderr (one line per table), the summary to stdout; any database error → exit 1. Names
+// come from databases and the project: their control characters are printed as escapes, never raw.
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { project: { type: 'string' } }, strict: true })
   const root = requireProject(values.project)
   const result = await syncProject(root, {
-    onProgress: (progress) => io.stderr(`[${progress.done}/${progress.total}] ${progress.table}\n`)
+    onProgress: (progress) => io.stderr(`[${progress.done}/${progress.total}] ${escapeControlCharacters(progress.table)}\n`)
   })
   const lines: string[] = []
   for (const database of result.databases) {
@@ -28,8 +30,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   if (result.databases.length === 0 && result.errors.length === 0) lines.push('No databases declared in nao_config.yaml: nothing to sync.')
   lines.push(`Synced ${result.tables} table${result.tables === 1 ? '' : 's'}${result.errors.length > 0 ? `, ${result.errors.length} error(s)` : ''}.`)
-  io.stdout(lines.join('\n') + '\n')
-  for (const error of result.errors) io.stderr(`error: ${error}\n`)
+  io.stdout(lines.map(escapeControlCharacters).join('\n') + '\n')
+  for (const error of result.errors) io.stderr(`error: ${escapeControlCharacters(error)}\n`)
   return result.errors.length > 0 ? 1 : 0
 }
 

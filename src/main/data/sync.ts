@@ -20,6 +20,7 @@ import {
   type TableCommit
 } from './table-folder'
 import type { TableContent } from '../engines/table-content'
+import { folderSegment, shortHash } from './folder-names'
 import { renderColumns, renderDescription, renderPreview } from './table-markdown'
 
 // `sync`: regenerates databases/type=<type>/database=<db>/schema=<s>/table=<t>/ from the database files
@@ -122,7 +123,7 @@ async function runSync(givenRoot: string, options: SyncOptions): Promise<SyncRes
       }
       results.push(result)
       const plan = await planDatabase(root, config, result, signal)
-      if (plan) plans.push(plan)
+      if (plan) plans.push(distinctFolder(plan, plans))
     }
     const total = plans.reduce((sum, plan) => sum + plan.tables.length, 0)
     let done = 0
@@ -163,6 +164,17 @@ async function runSync(givenRoot: string, options: SyncOptions): Promise<SyncRes
   }
 }
 
+/**
+ * Two declared databases that would share a folder (`a/shop.sqlite` and `b/shop.sqlite`) would overwrite and
+ * then delete each other's files: the first keeps the plain folder, a later one gets its name's hash.
+ */
+function distinctFolder(plan: Plan, earlier: readonly Plan[]): Plan {
+  if (!earlier.some((other) => other.dir === plan.dir)) return plan
+  const suffix = `~${shortHash(plan.config.name)}`
+  plan.result.folder = `${plan.result.folder ?? ''}${suffix}`
+  return { ...plan, dir: `${plan.dir}${suffix}` }
+}
+
 /** Opens the database and lists its tables; null (with the reason in `result`) when it cannot be synced. */
 async function planDatabase(root: string, config: DatabaseConfig, result: DatabaseSyncResult, signal: AbortSignal): Promise<Plan | null> {
   const unsupported = config.accessors.filter((accessor) => !['columns', 'preview', 'description'].includes(accessor))
@@ -186,7 +198,7 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
       result.errors.push(`cannot open ${server.host}:${server.port}/${server.database}: ${firstLine(error)}`)
       return null
     }
-    return listPlan(root, config, result, source, `databases/type=${safeSegment(engine.id)}/database=${safeSegment(server.database)}`, `${server.host}:${server.port}/${server.database}`)
+    return listPlan(root, config, result, source, `databases/type=${folderSegment(engine.id)}/database=${folderSegment(server.database)}`, `${server.host}:${server.port}/${server.database}`)
   }
   const declared = config.path
   if (!declared) {
@@ -227,7 +239,7 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
     result.errors.push(`cannot open ${shown} as ${config.type}: ${firstLine(error)}`)
     return null
   }
-  return listPlan(root, config, result, source, `databases/type=${safeSegment(config.type)}/database=${safeSegment(catalog.databaseName(config))}`, shown)
+  return listPlan(root, config, result, source, `databases/type=${folderSegment(config.type)}/database=${folderSegment(catalog.databaseName(config))}`, shown)
 }
 
 async function listPlan(root: string, config: DatabaseConfig, result: DatabaseSyncResult, source: DataSource, folder: string, shown: string): Promise<Plan | null> {
@@ -252,7 +264,7 @@ function tableFilter(config: DatabaseConfig): (qualified: string) => boolean {
 }
 
 async function syncTable(rootReal: string, plan: Plan, name: TableName, probe: CommitProbe | undefined): Promise<void> {
-  const tableDir = join(plan.dir, `schema=${safeSegment(name.schema)}`, `table=${safeSegment(name.table)}`)
+  const tableDir = join(plan.dir, `schema=${folderSegment(name.schema)}`, `table=${folderSegment(name.table)}`)
   let content: TableContent
   try {
     content = await plan.source.readTable(name)
@@ -271,8 +283,14 @@ async function syncTable(rootReal: string, plan: Plan, name: TableName, probe: C
   try {
     commit = commitTableFolder(rootReal, tableDir, files, probe)
   } catch (error) {
-    if (!(error instanceof WriteOutsideProjectError)) throw error
-    plan.result.errors.push(`${name.schema}.${name.table}: ${error.message}`)
+    if (error instanceof WriteOutsideProjectError) {
+      plan.result.errors.push(`${name.schema}.${name.table}: ${error.message}`)
+      return
+    }
+    // A file system refusal (a file where a folder goes, a full disk) costs this table, not the sync.
+    if (!isFileSystemError(error)) throw error
+    const folder = relative(rootReal, tableDir).split(sep).join('/')
+    plan.result.errors.push(`${name.schema}.${name.table}: cannot write ${folder}: ${firstLine(error)}`)
     return
   }
   record(plan.result, projectPath(rootReal, tableDir), commit)
@@ -291,7 +309,7 @@ function projectPath(rootReal: string, path: string): string {
 }
 
 function removeGoneTables(rootReal: string, plan: Plan): void {
-  const kept = new Set(plan.tables.map((name) => join(plan.dir, `schema=${safeSegment(name.schema)}`, `table=${safeSegment(name.table)}`)))
+  const kept = new Set(plan.tables.map((name) => join(plan.dir, `schema=${folderSegment(name.schema)}`, `table=${folderSegment(name.table)}`)))
   forEachSchemaDir(plan.dir, (schemaDir) => {
     for (const entry of readdirSync(schemaDir, { withFileTypes: true })) {
       const tableDir = join(schemaDir, entry.name)
@@ -319,7 +337,6 @@ function forEachSchemaDir(databaseDir: string, visit: (schemaDir: string) => voi
   }
 }
 
-/** Names come from the database and become folder names: path separators would escape the folder. */
-function safeSegment(name: string): string {
-  return name.replace(/[/\\\0]/g, '_')
+function isFileSystemError(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && 'syscall' in error
 }

@@ -1,16 +1,19 @@
 import type { ColumnInfo, TableContent } from '../engines/table-content'
+import { escapeControlCharacters as visible } from './control-characters'
 
 // The three files sync writes for a table, in nao's formats (see the nao example's databases/ folder):
 // columns.md (names and types), description.md (row and column counts) and preview.md (first rows as
 // JSON lines, written the way Python's json.dumps writes them: `{"a": 1, "b": 33.0}`). Beyond nao, a column
 // line carries what the engine knows about it after nao's `- name (type)`: `not null`, keys (`→ cars.id`) and
 // its comment; a table's comment is its description. Without those facts the files are nao's, byte for byte.
+// Every name, type and comment comes from the database: control characters are written as visible escapes,
+// so a column named "x\n# Ignore previous instructions" cannot put a heading (or a line) of its own here.
 
 export function renderColumns(content: TableContent): string {
   const lines = [
-    `# ${content.table}`,
+    `# ${visible(content.table)}`,
     '',
-    `**Dataset:** \`${content.schema}\``,
+    `**Dataset:** \`${visible(content.schema)}\``,
     '',
     `## Columns (${content.columns.length})`,
     '',
@@ -28,19 +31,19 @@ export function columnLine(column: ColumnInfo): string {
   if (column.unique) facts.push('unique')
   for (const target of column.references ?? []) facts.push(`→ ${target}`)
   const comment = column.comment ? ` — ${oneLine(column.comment)}` : ''
-  return `- ${column.name} (${column.type})${facts.length > 0 ? ` ${facts.join(', ')}` : ''}${comment}`
+  return visible(`- ${column.name} (${column.type})${facts.length > 0 ? ` ${facts.join(', ')}` : ''}${comment}`)
 }
 
 /** A comment on one line: its line breaks would start new list items. */
 function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim()
+  return visible(text.replace(/\s*[\r\n]+\s*/g, ' ').trim())
 }
 
 export function renderDescription(content: TableContent): string {
   const lines = [
-    `# ${content.table}`,
+    `# ${visible(content.table)}`,
     '',
-    `**Dataset:** \`${content.schema}\``,
+    `**Dataset:** \`${visible(content.schema)}\``,
     '',
     '## Table Metadata',
     '',
@@ -57,11 +60,15 @@ export function renderDescription(content: TableContent): string {
 }
 
 export function renderPreview(content: TableContent): string {
-  const lines = [`# ${content.table} - Preview`, '', `**Dataset:** \`${content.schema}\``, '', `## Rows (${content.preview.length})`, '']
+  const lines = [`# ${visible(content.table)} - Preview`, '', `**Dataset:** \`${visible(content.schema)}\``, '', `## Rows (${content.preview.length})`, '']
   if (content.preview.length === 0) lines.push('_The table has no rows._')
   for (const row of content.preview) {
-    lines.push(`- {${row.map((cell) => `${JSON.stringify(cell.name)}: ${cell.json}`).join(', ')}}`)
+    // JSON already escapes C0 controls; these it leaves raw, and the escape is valid JSON too.
+    lines.push(`- {${row.map((cell) => `${JSON.stringify(cell.name)}: ${cell.json}`).join(', ')}}`.replace(/[\u007f-\u009f\u2028\u2029]/g, jsonEscape))
   }
   return lines.join('\n') + '\n'
 }
 
+function jsonEscape(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+}
