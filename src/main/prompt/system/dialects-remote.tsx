@@ -39,20 +39,6 @@ export function TsqlRules({ connections }: DialectProps) {
   )
 }
 
-export function MySqlRules({ connections }: DialectProps) {
-  return (
-    <DialectRules id="mysql" name="MySQL" connections={connections}>
-      <ListItem>
-        Quote identifiers with backticks; use <Code>IFNULL(x, 0)</Code> for defaults.
-      </ListItem>
-      <ListItem>
-        There is no FULL OUTER JOIN: combine a LEFT and a RIGHT JOIN with UNION. Format dates with{' '}
-        <Code>DATE_FORMAT(d, '%Y-%m')</Code>.
-      </ListItem>
-    </DialectRules>
-  )
-}
-
 export function RedshiftRules({ connections }: DialectProps) {
   return (
     <DialectRules id="redshift" name="Redshift" connections={connections}>
