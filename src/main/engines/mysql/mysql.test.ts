@@ -91,6 +91,17 @@ describe.skipIf(!available)('MySQL/MariaDB against a live server', () => {
     expect([Number(maxConnections), locked]).toEqual([40, null])
   })
 
+  it.each([
+    ['WITH … SELECT', 'WITH c AS (SELECT id FROM cars) SELECT COUNT(*) AS n FROM c', '| 3 |'],
+    ['VALUES', 'VALUES (1, 2)', '| 1 | 2 |'],
+    ['a parenthesised UNION', '(SELECT 7 AS n) UNION (SELECT 8)', '| 8 |'],
+    ['a trailing semicolon', 'SELECT 5 AS n;', '| 5 |']
+  ])('runs %s', async (_what, sql, expected) => {
+    const result = await run(sql)
+    expect(result.ok, result.output).toBe(true)
+    expect(result.output).toContain(expected)
+  })
+
   it('reads text that merely looks like a refused form', async () => {
     const result = await run("SELECT 'INTO OUTFILE' AS `into`, 'GET_LOCK(' AS l -- into outfile\nFROM cars LIMIT 1")
     expect(result.ok, result.output).toBe(true)
