@@ -35,6 +35,7 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     runTests: (input) => call('runTests', input),
     syncProject: (input) => call('syncProject', input),
     listTestCases: (input) => call('listTestCases', input),
+    listDataSources: (input) => call('listDataSources', input),
     runEvaluation: (input) => call('runEvaluation', input),
     cancelEvaluation: (input) => call('cancelEvaluation', input),
     listEvaluations: (input) => call('listEvaluations', input),

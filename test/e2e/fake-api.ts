@@ -492,6 +492,10 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
     async listTestCases() {
       return requireProject().tests.map((name) => ({ file: `tests/${name}.yml`, name, prompt: `The question of ${name}` }))
     },
+    async listDataSources() {
+      requireProject()
+      return [{ id: 'shop', engine: 'DuckDB', where: 'shop.duckdb', readOnly: 'the file is opened read-only' }]
+    },
     async runEvaluation({ models }) {
       const report = await api.runTests({})
       const cases = report.cases.map((item) => ({

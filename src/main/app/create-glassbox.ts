@@ -18,6 +18,7 @@ import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
 import { TokenCalibration } from './token-calibration'
 import { errorMessage } from '../../shared/error-message'
+import { describeDataSource } from '../engines/registry'
 
 // The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
 // web mode (HTTP + SSE) and the command line. Nothing here imports Electron.
@@ -358,6 +359,9 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     },
     async listTestCases() {
       return evaluations.listCases()
+    },
+    async listDataSources() {
+      return session().databases().list().map(describeDataSource)
     },
     async runEvaluation({ models: requested, files, evaluationId, timeoutSeconds }) {
       return evaluations.run({ models: await evaluationModels(requested), files, evaluationId, timeoutMs: timeoutSeconds && timeoutSeconds * 1000 })

@@ -1,5 +1,6 @@
+import type { DataSourceView } from '../../shared/api'
 import type { DatabaseConfig } from '../project/types'
-import type { Engine } from './engine'
+import type { Engine, LocalDatabase } from './engine'
 import { duckdbEngine } from './duckdb'
 import { filesEngine } from './files'
 import { mysqlEngine } from './mysql'
@@ -48,4 +49,10 @@ export function engineDialects(): Engine['dialect'][] {
 export function engineLabels(): string {
   const labels = ENGINES.map((engine) => engine.label)
   return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : labels.join('')
+}
+
+/** A queryable database as settings lists it: its engine by name, and how that engine keeps it read-only. */
+export function describeDataSource(database: LocalDatabase): DataSourceView {
+  const engine = engineById(database.engine)
+  return { id: database.id, engine: engine?.label ?? database.engine, where: database.file, readOnly: engine?.readOnly ?? '' }
 }

@@ -75,6 +75,7 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     runTests: (input) => api.runTests(parse('runTests', i.runTests, input)),
     syncProject: (input) => api.syncProject(parse('syncProject', i.syncProject, input)),
     listTestCases: (input) => api.listTestCases(parse('listTestCases', i.listTestCases, input)),
+    listDataSources: (input) => api.listDataSources(parse('listDataSources', i.listDataSources, input)),
     runEvaluation: (input) => api.runEvaluation(parse('runEvaluation', i.runEvaluation, input)),
     cancelEvaluation: (input) => api.cancelEvaluation(parse('cancelEvaluation', i.cancelEvaluation, input)),
     listEvaluations: (input) => api.listEvaluations(parse('listEvaluations', i.listEvaluations, input)),

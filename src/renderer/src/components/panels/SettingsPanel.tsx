@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react'
 import { useApp } from '../../state/app-state'
 import { AppearanceSettings } from './AppearanceSettings'
+import { DataSources } from './DataSources'
 
-// Endpoint and model (when not picked from the detected list), context window, memory.
+// Endpoint and model (when not picked from the detected list), context window, data sources, memory.
 
 export function SettingsPanel(): React.JSX.Element {
   const { settings, updateSettings, models, refreshModels } = useApp()
@@ -84,6 +85,7 @@ export function SettingsPanel(): React.JSX.Element {
           </li>
         ))}
       </ul>
+      <DataSources />
       <h3>Memory</h3>
       <label className="toggle">
         <input type="checkbox" checked={settings.memoryEnabled} onChange={(event) => void updateSettings({ memoryEnabled: event.target.checked })} />
