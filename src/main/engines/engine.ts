@@ -81,10 +81,11 @@ export interface Engine {
   /** Whether a `databases:` entry is this engine's (default: its type is one of `configTypes`). */
   claims?: (config: Pick<DatabaseConfig, 'type' | 'path'>) => boolean
   /**
-   * Declared entries become queryable databases here; an engine may also offer one nobody declared
-   * (the project's data files). Called in registry order with what was found so far.
+   * A declared entry as a queryable database, for engines whose entries are neither a server nor one
+   * database file (the files engine's CSVs and globs); null when the entry is not one of those.
    */
   discover?: (config: DatabaseConfig, projectRoot: string) => LocalDatabase | null
+  /** A database nobody declared, offered from what was found so far (the project's data files). */
   implicitDatabase?: (found: readonly LocalDatabase[], projectFiles: readonly string[]) => LocalDatabase | null
   createHost: (context: HostContext) => QueryHost
   catalog: CatalogOpener
