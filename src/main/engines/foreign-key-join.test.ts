@@ -3,29 +3,14 @@ import { writeFileSync } from 'node:fs'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
-import { isAgentRequest, latestTurn, startScriptedServer, type RecordedRequest, type ScriptedServer, type Turn } from '../../../test/support/scripted-openai-server'
+import { modelThatJoinsOnWhatItRead } from '../../../test/support/foreign-key-model'
+import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { createGlassbox, type Glassbox } from '../app/create-glassbox'
 import { syncProject } from '../data/sync'
 
 // The point of keys in columns.md: a model that reads the synced context can join on the foreign key it
-// finds there instead of guessing. The scripted model writes its JOIN only from what the read tool returned.
-
-const SALES_COLUMNS = 'databases/type=duckdb/database=dealer/schema=main/table=sales/columns.md'
-
-/** Reads sales' columns.md, then joins on the key it found there (or says it found none), then answers. */
-function modelThatJoinsOnWhatItRead(request: RecordedRequest): Turn {
-  if (!isAgentRequest(request)) return { text: '{"memories": []}' }
-  const { toolResults } = latestTurn(request)
-  if (toolResults.length === 0) return { toolCalls: [{ name: 'read', args: { file_path: SALES_COLUMNS } }] }
-  if (toolResults.length === 1) {
-    const key = /- car_id \([^)]*\)[^\n]*→ (\w+)\.(\w+)/.exec(toolResults[0])
-    if (!key) return { text: 'columns.md names no key for car_id.' }
-    const [, table, column] = key
-    return { toolCalls: [{ name: 'execute_sql', args: { sql_query: `SELECT c.model, SUM(s.price) AS total FROM sales s JOIN ${table} c ON c.${column} = s.car_id GROUP BY c.model ORDER BY total DESC` } }] }
-  }
-  const top = /\| (\w+) \| ([\d.]+) \|/.exec(toolResults[1])
-  return { text: top ? `${top[1]} sold the most: ${top[2]}.` : 'The query returned nothing.' }
-}
+// finds there instead of guessing. The scripted model writes its JOIN only from what the read tool returned
+// (test/support/foreign-key-model.ts).
 
 describe('a model joins on a foreign key it read from the synced context', () => {
   let temp: ReturnType<typeof makeTempDir> | undefined
@@ -51,7 +36,15 @@ describe('a model joins on a foreign key it read from the synced context', () =>
     writeFileSync(join(temp.dir, 'nao_config.yaml'), 'project_name: dealer\ndatabases:\n  - {name: dealer, type: duckdb, path: dealer.duckdb}\n')
     expect((await syncProject(temp.dir)).errors).toEqual([])
 
-    server = await startScriptedServer({ script: modelThatJoinsOnWhatItRead })
+    server = await startScriptedServer({
+      script: modelThatJoinsOnWhatItRead({
+        columnsFile: 'databases/type=duckdb/database=dealer/schema=main/table=sales/columns.md',
+        fact: 'sales',
+        keyColumn: 'car_id',
+        label: 'model',
+        amount: 'price'
+      })
+    })
     glassbox = await createGlassbox({ dataDir: join(temp.dir, '.data'), projectPath: temp.dir, endpoint: server.url, model: 'scripted-model', watch: false, extractMemories: false })
     const chat = await glassbox.createChat({})
     await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'Which model sold the most?' })).runId)

@@ -3,6 +3,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../../test/support/fixtures'
 import { CARS_SQL, mariadbAvailable, MYSQL_ANALYST, mysqlConfig, startMariaDb, type MariaDbServer } from '../../../../test/support/mariadb-server'
+import { modelThatJoinsOnWhatItRead } from '../../../../test/support/foreign-key-model'
+import { startScriptedServer } from '../../../../test/support/scripted-openai-server'
+import { createGlassbox } from '../../app/create-glassbox'
 import { executeSqlTool } from '../../agent/tools/execute-sql'
 import { makeToolContext } from '../../agent/tools/tool-context.testing'
 import { syncProject } from '../../data/sync'
@@ -184,6 +187,36 @@ describe.skipIf(!available)('MySQL/MariaDB against a live server', () => {
         if (file.endsWith('.md')) expect(readFileSync(path, 'utf8')).not.toContain(MYSQL_ANALYST.password)
       }
     } finally {
+      project.cleanup()
+    }
+  })
+
+  it('lets a scripted model join on the foreign key it read from the synced columns.md', async () => {
+    const project = makeTempDir()
+    const model = await startScriptedServer({
+      script: modelThatJoinsOnWhatItRead({
+        columnsFile: 'databases/type=mysql/database=shop/schema=shop/table=sales/columns.md',
+        fact: 'sales',
+        keyColumn: 'car_id',
+        label: 'model',
+        amount: 'price'
+      })
+    })
+    writeFileSync(join(project.dir, 'nao_config.yaml'), mysqlConfig(server.port))
+    expect((await syncProject(project.dir)).errors).toEqual([])
+    const glassbox = await createGlassbox({ dataDir: join(project.dir, '.data'), projectPath: project.dir, endpoint: model.url, model: 'scripted-model', watch: false, extractMemories: false })
+    try {
+      const chat = await glassbox.createChat({})
+      await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'Which model sold the most?' })).runId)
+      const answer = (await glassbox.getChat({ chatId: chat.id })).messages.at(-1)
+      expect(answer?.toolCalls?.map((call) => [call.name, call.ok])).toEqual([
+        ['read', true],
+        ['execute_sql', true]
+      ])
+      expect(answer?.text).toBe('Roadster sold the most: 80500.00.')
+    } finally {
+      await glassbox.close()
+      await model.close()
       project.cleanup()
     }
   })
