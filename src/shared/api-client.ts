@@ -35,6 +35,7 @@ export function createApiCalls(call: OperationCall): Omit<GlassboxApi, 'subscrib
     listModels: () => call('listModels'),
     syncProject: (input) => call('syncProject', input),
     listEvaluationCases: (input) => call('listEvaluationCases', input),
+    listDataSources: (input) => call('listDataSources', input),
     runEvaluation: (input) => call('runEvaluation', input),
     cancelEvaluation: (input) => call('cancelEvaluation', input),
     listEvaluations: (input) => call('listEvaluations', input),

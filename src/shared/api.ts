@@ -104,6 +104,7 @@ export const apiInputs = {
   syncProject: z.strictObject({}),
   // Evaluations (tests/*.yml across several models)
   listEvaluationCases: z.strictObject({}),
+  listDataSources: z.strictObject({}),
   runEvaluation: z.strictObject({
     /** Models to evaluate; default: the current model. */
     models: z.array(z.strictObject({ endpoint: text(2000).url().optional(), model: text(500).min(1) })).min(1).max(20).optional(),
@@ -264,6 +265,18 @@ export interface Settings {
   memoryEnabled: boolean
   memoryBudget: number
   contextWindow: number | null
+}
+
+/** A database execute_sql can reach, as settings lists it. */
+export interface DataSourceView {
+  /** The database_id the agent passes. */
+  id: string
+  /** The engine as people name it: "DuckDB", "MySQL / MariaDB". */
+  engine: string
+  /** Project-relative file (or glob), or host:port/database for a server. */
+  where: string
+  /** How the engine keeps every query read-only, in one sentence. */
+  readOnly: string
 }
 
 export interface ModelServerView {
@@ -562,6 +575,8 @@ export interface GlassboxApi {
   listModels(): Promise<ModelServerView[]>
   syncProject(input: ApiInputs['syncProject']): Promise<SyncSummary>
   listEvaluationCases(input: ApiInputs['listEvaluationCases']): Promise<EvaluationCaseInfo[]>
+  /** The databases the agent can query in this project, with how each engine keeps them read-only. */
+  listDataSources(input: ApiInputs['listDataSources']): Promise<DataSourceView[]>
   /** Runs the suite for each model (one case at a time per server) and stores it; resolves when done or cancelled. */
   runEvaluation(input: ApiInputs['runEvaluation']): Promise<EvaluationDetail>
   cancelEvaluation(input: ApiInputs['cancelEvaluation']): Promise<void>

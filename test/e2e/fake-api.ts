@@ -500,6 +500,10 @@ export function createFakeApi(options: FakeApiOptions = {}): FakeApi {
         { preset: 'llamacpp', label: 'llama.cpp server', baseUrl: 'http://127.0.0.1:8080/v1', running: false, models: [], error: 'connection refused' }
       ]
     },
+    async listDataSources() {
+      requireProject()
+      return [{ id: 'shop', engine: 'DuckDB', where: 'shop.duckdb', readOnly: 'the file is opened read-only' }]
+    },
     // Evaluations: one scripted model's run over the project's cases, kept in memory.
     async listEvaluationCases() {
       return requireProject().tests.map((name) => ({ file: `tests/${name}.yml`, name, prompt: `The question of ${name}` }))

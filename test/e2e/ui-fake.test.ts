@@ -393,6 +393,7 @@ describeWithBrowser('web UI on the fake API', () => {
     await expect.poll(() => page.locator('.toast').allTextContents()).toContain('Synced 8 tables.×')
     await page.getByTestId('nav-settings').click()
     await page.getByTestId('settings-panel').waitFor()
+    await expect.poll(() => page.getByTestId('data-sources').textContent()).toContain('shop DuckDB shop.duckdbRead-only: the file is opened read-only.')
     await ui.screenshot('17-settings')
     // Refused requests (the attachment outside the project) are logged by the browser; the app showed them as toasts.
     expect(ui.consoleErrors.filter((error) => !error.startsWith('Failed to load resource'))).toEqual([])

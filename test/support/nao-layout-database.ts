@@ -1,6 +1,6 @@
 import { DuckDBInstance } from '@duckdb/node-api'
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs'
-import { quoteLiteral } from '../../src/main/data/data-source'
+import { quoteLiteral } from '../../src/main/engines/catalog'
 import { seededRandom } from '../../src/main/seeded-random'
 
 // The nao-layout fixture's DuckDB file: a jaffle shop in the shape of dbt's jaffle_shop_duckdb (the database

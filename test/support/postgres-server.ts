@@ -109,8 +109,11 @@ export const SHOP_SQL = `
 CREATE TABLE public.orders (id integer PRIMARY KEY, region text NOT NULL, amount numeric(10, 2) NOT NULL, ordered_on date NOT NULL);
 INSERT INTO public.orders SELECT i, (ARRAY['north', 'south', 'east'])[1 + i % 3], (i * 1.25)::numeric(10, 2), DATE '2024-01-01' + i FROM generate_series(1, 300) i;
 CREATE SCHEMA crm;
-CREATE TABLE crm.customers (id bigint PRIMARY KEY, name varchar(40), notes text, tags text[]);
-INSERT INTO crm.customers VALUES (1, 'Ada', repeat('n', 3000), ARRAY['vip']), (2, 'Grace', NULL, ARRAY[]::text[]);
+CREATE TABLE crm.customers (id bigint PRIMARY KEY, name varchar(40) UNIQUE, notes text, tags text[], first_order integer REFERENCES public.orders (id));
+INSERT INTO crm.customers VALUES (1, 'Ada', repeat('n', 3000), ARRAY['vip'], 7), (2, 'Grace', NULL, ARRAY[]::text[], NULL);
+COMMENT ON TABLE public.orders IS 'One row per order';
+COMMENT ON COLUMN public.orders.region IS 'Sales region,
+lower case';
 CREATE VIEW public.north_orders AS SELECT * FROM public.orders WHERE region = 'north';
 GRANT USAGE ON SCHEMA crm TO ${ANALYST.user};
 GRANT SELECT ON ALL TABLES IN SCHEMA public, crm TO ${ANALYST.user};

@@ -21,6 +21,7 @@ import { assemblePrompt, type PromptModelInfo } from './prompt-assembly'
 import { ProjectSession } from './project-session'
 import { TokenCalibration } from './token-calibration'
 import type { TrustGateOptions } from '../trust'
+import { describeDataSource } from '../engines/registry'
 
 // The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
 // web mode (HTTP + SSE) and the command line. Nothing here imports Electron.
@@ -396,6 +397,9 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     },
     async listEvaluationCases() {
       return evaluations.listCases()
+    },
+    async listDataSources() {
+      return session().databases().list().map(describeDataSource)
     },
     async runEvaluation({ models: requested, files, evaluationId, timeoutSeconds }) {
       const models = await evaluationModels(requested)

@@ -5,7 +5,7 @@ import { makeTempDir } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import { evaluationProject, startTwoModelServer } from '../../../test/support/two-model-evaluation'
 import type { EvaluationProgress } from '../../shared/api'
-import { writeFilesProject } from '../data/data-files.testing'
+import { writeFilesProject } from '../engines/files/data-files.testing'
 import { createGlassbox, type Glassbox } from './create-glassbox'
 import { EvaluationError } from './evaluation'
 

@@ -54,6 +54,11 @@ describe('named pipes in a project (#11 B4)', () => {
     expect(Date.now() - started).toBeLessThan(15_000)
     const messages = (await glassbox.getChat({ chatId: chat.id })).messages
     expect(messages.at(-1)).toMatchObject({ role: 'assistant', text: 'Done.' })
+    // The model is told which file it is and what is wrong with it, not that nothing was declared.
+    expect(messages.at(-1)?.toolCalls?.[0]).toMatchObject({
+      ok: false,
+      output: expect.stringContaining('The database "piped" declared in nao_config.yaml is pipe.duckdb, which is not a regular file')
+    })
   })
 
   it('sync reports the pipe as an error and returns', async () => {

@@ -53,7 +53,7 @@ describe('glassbox sync', () => {
     const { code, stdout, stderr } = await cli(['sync', '--project', project.dir])
     expect(code).toBe(1)
     expect(stdout).toContain('shop: 8 tables in databases/type=duckdb/database=jaffle_shop')
-    expect(stderr).toContain('error: nao_config.yaml databases[0]: type: ')
+    expect(stderr).toContain('error: nao_config.yaml databases[0] needs at least `name` and `type`; skipped')
   })
 })
 

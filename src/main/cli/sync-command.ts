@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { CliIo } from './io'
+import { escapeControlCharacters } from '../data/control-characters'
 import { syncProject } from '../data/sync'
 import { cliTrust, requireProject } from './options'
 import { openStore } from '../store'
@@ -12,7 +13,8 @@ import { errorMessage } from '../../shared/error-message'
 // `glassbox sync --project DIR [--trust-project] [--data-dir DIR]`: regenerates databases/ from the
 // databases in nao_config.yaml. A server the project names is connected only once approved (stored in the
 // data folder's store, like the app's approvals). Progress goes to stderr (one line per table), the summary
-// to stdout; any database error → exit 1.
+// to stdout; any database error → exit 1. Names come from databases and the project: their control
+// characters are printed as escapes, never raw.
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -30,7 +32,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const trust = new TrustGate(root, store.trust, cliTrust(values['trust-project'], io))
   const result = await withTrustGate(trust, () =>
     syncProject(root, {
-      onProgress: (progress) => io.stderr(`[${progress.done}/${progress.total}] ${progress.table}\n`)
+      onProgress: (progress) => io.stderr(`[${progress.done}/${progress.total}] ${escapeControlCharacters(progress.table)}\n`)
     })
   ).finally(() => store.close())
   const lines: string[] = []
@@ -49,8 +51,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   if (result.databases.length === 0 && result.errors.length === 0) lines.push('No databases declared in nao_config.yaml: nothing to sync.')
   lines.push(`Synced ${result.tables} table${result.tables === 1 ? '' : 's'}${result.errors.length > 0 ? `, ${result.errors.length} error(s)` : ''}.`)
-  io.stdout(lines.join('\n') + '\n')
-  for (const error of result.errors) io.stderr(`error: ${error}\n`)
+  io.stdout(lines.map(escapeControlCharacters).join('\n') + '\n')
+  for (const error of result.errors) io.stderr(`error: ${escapeControlCharacters(error)}\n`)
   return result.errors.length > 0 ? 1 : 0
 }
 

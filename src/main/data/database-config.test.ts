@@ -32,18 +32,17 @@ describe('readDatabaseConfigs', () => {
   })
 
   it('fills defaults and keeps good entries next to a bad one', () => {
-    const root = projectWithConfig('databases:\n- type: DuckDB\n  path: data/x.duckdb\n- name: 42\n')
+    const root = projectWithConfig('databases:\n- name: x\n  type: DuckDB\n  path: data/x.duckdb\n- name: 42\n')
     const { databases, problems } = readDatabaseConfigs(root)
     expect(databases).toEqual([
-      { name: 'database-1', type: 'duckdb', path: join(root, 'data/x.duckdb'), accessors: ['columns', 'preview', 'description'], include: [], exclude: [] }
+      { name: 'x', type: 'duckdb', path: join(root, 'data/x.duckdb'), accessors: ['columns', 'preview', 'description'], include: [], exclude: [] }
     ])
-    expect(problems).toHaveLength(1)
-    expect(problems[0]).toMatch(/^nao_config\.yaml databases\[1\]: name: /)
+    expect(problems).toEqual(['nao_config.yaml databases[1] needs at least `name` and `type`; skipped'])
   })
 
   it('reports a file that is not YAML', () => {
     const root = projectWithConfig('databases: [unclosed\n')
-    expect(readDatabaseConfigs(root).problems[0]).toMatch(/^nao_config\.yaml is not valid YAML: /)
+    expect(readDatabaseConfigs(root).problems[0]).toMatch(/^nao_config\.yaml is not valid YAML \(/)
   })
 
   it('is empty without a config file', () => {

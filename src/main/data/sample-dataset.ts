@@ -1,5 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
-import { quoteLiteral } from './data-source'
+import { quoteLiteral } from '../engines/catalog'
 import { seededRandom } from '../seeded-random'
 
 // The sample project's database: a small coffee-and-tea shop (regions, customers, products, orders, order

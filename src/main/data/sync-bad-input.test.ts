@@ -103,7 +103,7 @@ describe('syncProject with bad input', () => {
     const result = await syncProject(root, { databases: [database(root, 'notes', 'sqlite', 'notes.sqlite')] })
     expect(result.errors).toEqual([])
     expect(read(root, 'type=sqlite/database=notes/schema=main/table=notes/columns.md')).toBe(
-      '# notes\n\n**Dataset:** `main`\n\n## Columns (4)\n\n- id (int64)\n- body (string)\n- score (float64)\n- created (date)\n'
+      '# notes\n\n**Dataset:** `main`\n\n## Columns (4)\n\n- id (int64) primary key\n- body (string)\n- score (float64)\n- created (date)\n'
     )
     const preview = read(root, 'type=sqlite/database=notes/schema=main/table=notes/preview.md')
     expect(preview).toContain('… [10,484,760 more characters]", "score": 2.0, "created": "2024-01-31"}')

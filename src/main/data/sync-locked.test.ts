@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
-import { writeFilesProject } from './data-files.testing'
+import { writeFilesProject } from '../engines/files/data-files.testing'
 import { loadProject } from '../project/load'
 import { syncProject } from './sync'
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { NAO_LAYOUT, copyNaoLayout } from '../../../test/support/fixtures'
-import { DEFAULT_ACCESSORS } from './database-config'
+import { DEFAULT_ACCESSORS } from '../project/config'
 import { syncProject } from './sync'
 import { SYNC_MANIFEST } from './table-folder'
 
@@ -50,7 +50,7 @@ describe('syncProject on the nao-layout fixture', () => {
     mkdirSync(handMade)
     writeFileSync(join(handMade, 'columns.md'), '# old\n')
 
-    const config = { name: 'jaffle', type: 'duckdb', path: join(dir, 'jaffle_shop.duckdb'), accessors: DEFAULT_ACCESSORS, include: [], exclude: ['main.customers', 'main.stg_*'] }
+    const config = { name: 'jaffle', type: 'duckdb', path: join(dir, 'jaffle_shop.duckdb'), accessors: [...DEFAULT_ACCESSORS], include: [], exclude: ['main.customers', 'main.stg_*'] }
     const result = await syncProject(dir, { databases: [config] })
 
     expect(readFileSync(kept, 'utf8')).toBe('Amounts are in dollars.\n')

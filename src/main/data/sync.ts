@@ -4,12 +4,11 @@ import picomatch from 'picomatch'
 import type { SyncProgress } from '../../shared/api'
 import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from '../project/safe-path'
 import type { DatabaseConfig } from '../project/types'
-import { DEFAULT_ACCESSORS, firstLine, readDatabaseConfigs } from './database-config'
-import type { DataSource, TableName } from './data-source'
-import { dataFileDatabaseName, dataFileTableName, declaredDataFormat, isGlobPath, type DataFileFormat } from './data-files'
-import { openDataFile, openDuckDbFile } from './duckdb-source'
-import { openPostgresSource } from './postgres-source'
-import { openSqliteFile } from './sqlite-source'
+import { DEFAULT_ACCESSORS } from '../project/config'
+import { firstLine, readDatabaseConfigs } from './database-config'
+import type { DataSource, TableName } from '../engines/catalog'
+import { isGlobPath } from '../engines/files/data-files'
+import { engineForConfig, engineLabels } from '../engines/registry'
 import {
   assertWritableInside,
   commitTableFolder,
@@ -20,7 +19,9 @@ import {
   type CommitProbe,
   type TableCommit
 } from './table-folder'
-import { renderColumns, renderDescription, renderPreview, type TableContent } from './table-markdown'
+import type { TableContent } from '../engines/table-content'
+import { folderSegment, shortHash } from './folder-names'
+import { renderColumns, renderDescription, renderPreview } from './table-markdown'
 
 // `sync`: regenerates databases/type=<type>/database=<db>/schema=<s>/table=<t>/ from the database files
 // declared in nao_config.yaml. Each database succeeds or fails on its own; each table folder is replaced
@@ -122,7 +123,7 @@ async function runSync(givenRoot: string, options: SyncOptions): Promise<SyncRes
       }
       results.push(result)
       const plan = await planDatabase(root, config, result, signal)
-      if (plan) plans.push(plan)
+      if (plan) plans.push(distinctFolder(plan, plans))
     }
     const total = plans.reduce((sum, plan) => sum + plan.tables.length, 0)
     let done = 0
@@ -163,27 +164,50 @@ async function runSync(givenRoot: string, options: SyncOptions): Promise<SyncRes
   }
 }
 
+/**
+ * Two declared databases that would share a folder (`a/shop.sqlite` and `b/shop.sqlite`) would overwrite and
+ * then delete each other's files: the first keeps the plain folder, a later one gets its name's hash.
+ */
+function distinctFolder(plan: Plan, earlier: readonly Plan[]): Plan {
+  if (!earlier.some((other) => other.dir === plan.dir)) return plan
+  const suffix = `~${shortHash(plan.config.name)}`
+  plan.result.folder = `${plan.result.folder ?? ''}${suffix}`
+  return { ...plan, dir: `${plan.dir}${suffix}` }
+}
+
 /** Opens the database and lists its tables; null (with the reason in `result`) when it cannot be synced. */
 async function planDatabase(root: string, config: DatabaseConfig, result: DatabaseSyncResult, signal: AbortSignal): Promise<Plan | null> {
   const unsupported = config.accessors.filter((accessor) => !['columns', 'preview', 'description'].includes(accessor))
   if (unsupported.length > 0) result.warnings.push(`accessor(s) not supported, skipped: ${unsupported.join(', ')}`)
-  if (config.server) {
-    const server = config.server
-    return listPlan(root, config, result, openPostgresSource(server, signal), `databases/type=postgres/database=${safeSegment(server.database)}`, `${server.host}:${server.port}/${server.database}`)
-  }
-  const declared = config.path
-  const kind = sourceKind(config)
-  if (!kind) {
-    result.skipped = `type '${config.type}' is not a source Glassbox can read (DuckDB, SQLite, CSV, Parquet, JSON files; Postgres servers)`
+  const engine = engineForConfig(config)
+  if (!engine) {
+    result.skipped = `type '${config.type}' is not a source Glassbox can read (${engineLabels()})`
     return null
   }
+  const catalog = engine.catalog
+  if (catalog.kind === 'server') {
+    const server = config.server
+    if (!server) {
+      result.errors.push(`the ${config.type} connection in nao_config.yaml is incomplete (see its diagnostics)`)
+      return null
+    }
+    let source: DataSource
+    try {
+      source = await catalog.open(server, signal)
+    } catch (error) {
+      result.errors.push(`cannot open ${server.host}:${server.port}/${server.database}: ${firstLine(error)}`)
+      return null
+    }
+    return listPlan(root, config, result, source, `databases/type=${folderSegment(engine.id)}/database=${folderSegment(server.database)}`, `${server.host}:${server.port}/${server.database}`)
+  }
+  const declared = config.path
   if (!declared) {
     result.errors.push(`no 'path:' given in nao_config.yaml for this ${config.type} database`)
     return null
   }
   const shown = relative(root, declared) || declared
   let file: string
-  if (isGlobPath(declared)) {
+  if (isGlobPath(declared) && catalog.acceptsGlob) {
     // A glob names no single file; it must stay inside the project as written (DuckDB, locked to the glob's
     // folder, refuses what it matches through a symlink out).
     const rootReal = realpathSync(root)
@@ -210,18 +234,12 @@ async function planDatabase(root: string, config: DatabaseConfig, result: Databa
   }
   let source: DataSource
   try {
-    source =
-      kind === 'sqlite'
-        ? openSqliteFile(file)
-        : kind === 'duckdb'
-          ? await openDuckDbFile(file, root)
-          : await openDataFile(file, kind, dataFileTableName(config), root)
+    source = await catalog.open(file, config, root)
   } catch (error) {
-    result.errors.push(`cannot open ${shown} as ${kind}: ${firstLine(error)}`)
+    result.errors.push(`cannot open ${shown} as ${config.type}: ${firstLine(error)}`)
     return null
   }
-  const database = kind === 'sqlite' || kind === 'duckdb' ? basename(declared, extname(declared)) : dataFileDatabaseName(config)
-  return listPlan(root, config, result, source, `databases/type=${safeSegment(config.type)}/database=${safeSegment(database)}`, shown)
+  return listPlan(root, config, result, source, `databases/type=${folderSegment(config.type)}/database=${folderSegment(catalog.databaseName(config))}`, shown)
 }
 
 async function listPlan(root: string, config: DatabaseConfig, result: DatabaseSyncResult, source: DataSource, folder: string, shown: string): Promise<Plan | null> {
@@ -238,13 +256,6 @@ async function listPlan(root: string, config: DatabaseConfig, result: DatabaseSy
   }
 }
 
-function sourceKind(config: DatabaseConfig): 'duckdb' | 'sqlite' | DataFileFormat | null {
-  const format = declaredDataFormat(config)
-  if (format) return format
-  if (config.type === 'duckdb' || config.type === 'sqlite') return config.type
-  return null
-}
-
 /** nao's rule: a table is synced when it matches an include pattern (or there are none) and no exclude pattern. */
 function tableFilter(config: DatabaseConfig): (qualified: string) => boolean {
   const included = config.include.length > 0 ? picomatch(config.include) : () => true
@@ -253,7 +264,7 @@ function tableFilter(config: DatabaseConfig): (qualified: string) => boolean {
 }
 
 async function syncTable(rootReal: string, plan: Plan, name: TableName, probe: CommitProbe | undefined): Promise<void> {
-  const tableDir = join(plan.dir, `schema=${safeSegment(name.schema)}`, `table=${safeSegment(name.table)}`)
+  const tableDir = join(plan.dir, `schema=${folderSegment(name.schema)}`, `table=${folderSegment(name.table)}`)
   let content: TableContent
   try {
     content = await plan.source.readTable(name)
@@ -272,8 +283,14 @@ async function syncTable(rootReal: string, plan: Plan, name: TableName, probe: C
   try {
     commit = commitTableFolder(rootReal, tableDir, files, probe)
   } catch (error) {
-    if (!(error instanceof WriteOutsideProjectError)) throw error
-    plan.result.errors.push(`${name.schema}.${name.table}: ${error.message}`)
+    if (error instanceof WriteOutsideProjectError) {
+      plan.result.errors.push(`${name.schema}.${name.table}: ${error.message}`)
+      return
+    }
+    // A file system refusal (a file where a folder goes, a full disk) costs this table, not the sync.
+    if (!isFileSystemError(error)) throw error
+    const folder = relative(rootReal, tableDir).split(sep).join('/')
+    plan.result.errors.push(`${name.schema}.${name.table}: cannot write ${folder}: ${firstLine(error)}`)
     return
   }
   record(plan.result, projectPath(rootReal, tableDir), commit)
@@ -292,7 +309,7 @@ function projectPath(rootReal: string, path: string): string {
 }
 
 function removeGoneTables(rootReal: string, plan: Plan): void {
-  const kept = new Set(plan.tables.map((name) => join(plan.dir, `schema=${safeSegment(name.schema)}`, `table=${safeSegment(name.table)}`)))
+  const kept = new Set(plan.tables.map((name) => join(plan.dir, `schema=${folderSegment(name.schema)}`, `table=${folderSegment(name.table)}`)))
   forEachSchemaDir(plan.dir, (schemaDir) => {
     for (const entry of readdirSync(schemaDir, { withFileTypes: true })) {
       const tableDir = join(schemaDir, entry.name)
@@ -320,7 +337,6 @@ function forEachSchemaDir(databaseDir: string, visit: (schemaDir: string) => voi
   }
 }
 
-/** Names come from the database and become folder names: path separators would escape the folder. */
-function safeSegment(name: string): string {
-  return name.replace(/[/\\\0]/g, '_')
+function isFileSystemError(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && 'syscall' in error
 }

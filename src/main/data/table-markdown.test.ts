@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { capJson, capText, pythonFloat, pythonJson, renderPreview } from './table-markdown'
+import { capJson, capText, pythonFloat, pythonJson } from '../engines/table-content'
+import { columnLine, renderPreview } from './table-markdown'
 
 describe('pythonFloat', () => {
   it('writes floats as Python repr does', () => {
@@ -42,5 +43,18 @@ describe('renderPreview', () => {
     expect(renderPreview({ schema: 'main', table: 't', columns: [{ name: 'a', type: 'int32' }], rowCount: 0, preview: [] })).toBe(
       '# t - Preview\n\n**Dataset:** `main`\n\n## Rows (0)\n\n_The table has no rows._\n'
     )
+  })
+})
+
+describe('columnLine', () => {
+  it('is nao’s line when the engine says nothing more', () => {
+    expect(columnLine({ name: 'id', type: 'int32' })).toBe('- id (int32)')
+  })
+
+  it('adds nullability, keys and the comment after the type, on one line', () => {
+    expect(columnLine({ name: 'car_id', type: 'integer', nullable: false, references: ['cars.id'], comment: 'The car\nsold' })).toBe(
+      '- car_id (integer) not null, → cars.id — The car sold'
+    )
+    expect(columnLine({ name: 'a', type: 'bigint', primaryKey: ['a', 'b'], unique: true })).toBe('- a (bigint) primary key (a, b), unique')
   })
 })

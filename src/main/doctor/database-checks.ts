@@ -1,5 +1,5 @@
 import { engineOf } from '../agent/sql/database-pool'
-import { declaredDataFormat } from '../data/data-files'
+import { declaredDataFormat } from '../engines/files/data-files'
 import { readRegularFileSync } from '../project/regular-file'
 import { toProjectPath } from '../project/safe-path'
 import { describeRequest, serverTrustRequest, TrustRequiredError } from '../trust'

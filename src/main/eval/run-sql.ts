@@ -1,7 +1,7 @@
 import { engineOf, type DatabasePool, type LocalDatabase } from '../agent/sql/database-pool'
-import type { QueryResult } from '../agent/sql/query-result'
-import type { LockedDuckDb } from '../agent/sql/duckdb-runner'
-import { createSqliteHost, type SqliteHost } from '../agent/sql/sqlite-runner'
+import type { QueryHost } from '../engines/engine'
+import type { QueryResult } from '../engines/query-result'
+import { engineById } from '../engines/registry'
 import type { EvalDatabases } from './run-evaluation'
 
 // Runs an evaluation's expected SQL on the project's database, through the same locked-down, read-only
@@ -22,23 +22,19 @@ const TIMEOUT_MS = 60_000
 
 /** Keeps the database open across queries; `close` when done. */
 export function createSqlRunner(dbPath: string): SqlRunner {
-  const engine = engineOf(dbPath)
-  if (!engine) throw new Error(`${dbPath} is neither a DuckDB nor a SQLite database file`)
-  let duck: Promise<LockedDuckDb> | null = null
-  let sqlite: SqliteHost | null = null
+  const engine = engineById(engineOf(dbPath) ?? '')
+  if (!engine) throw new Error(`${dbPath} is not a database file Glassbox can open`)
+  const database: LocalDatabase = { id: dbPath, engine: engine.id, path: dbPath, file: dbPath }
+  // Opened on the first query, with no access to any other file.
+  let host: QueryHost | null = null
   return {
     async run(sql) {
       const request = { sql, keepRows: MAX_ROWS, timeoutMs: TIMEOUT_MS, signal: new AbortController().signal }
-      // DuckDB's bindings load on first use: the services that hold this module start without them.
-      const duckdb = engine === 'duckdb' ? await import('../agent/sql/duckdb-runner') : null
-      const result = duckdb
-        ? await duckdb.runDuckDbQuery(await (duck ??= duckdb.openLockedDuckDb(dbPath)), request)
-        : await (sqlite ??= createSqliteHost()).run(dbPath, request)
-      return comparable(result)
+      host ??= engine.createHost({ root: null, files: [], databases: [] })
+      return comparable(await host.run(database, request))
     },
     close() {
-      void duck?.then((opened) => opened.instance.closeSync(), () => undefined)
-      sqlite?.close()
+      host?.close()
     }
   }
 }
@@ -55,7 +51,7 @@ function comparable(result: QueryResult): SqlTable {
   return { columns: result.columns, rows: result.rows }
 }
 
-/** One query, read-only, on a DuckDB or SQLite file. */
+/** One query, read-only, on a database file (DuckDB, SQLite). */
 export async function runSqlReadOnly(dbPath: string, sql: string): Promise<SqlTable> {
   const runner = createSqlRunner(dbPath)
   try {

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync } from 'node:fs'
 import { basename, extname, join, relative } from 'node:path'
 import { engineOf } from '../agent/sql/database-pool'
-import { dataFileFormat } from '../data/data-files'
+import { dataFileFormat } from '../engines/files/data-files'
 
 // What `glassbox init` offers to declare: the DuckDB and SQLite files (told apart by their header, like
 // execute_sql does) and the CSV, Parquet and JSON files of a folder. Only regular files are looked at —

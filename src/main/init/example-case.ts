@@ -1,8 +1,10 @@
 import { realpathSync } from 'node:fs'
 import { join } from 'node:path'
-import type { DataSource, TableName } from '../data/data-source'
-import { quoteIdentifier } from '../data/data-source'
-import { dataFileTableName } from '../data/data-files'
+import type { DataSource, TableName } from '../engines/catalog'
+import { quoteIdentifier } from '../engines/catalog'
+import { engineForConfig } from '../engines/registry'
+import type { DatabaseConfig } from '../project/types'
+import { dataFileTableName } from '../engines/files/data-files'
 import type { NewTestCase } from '../eval/save-test-case'
 import { errorMessage } from '../../shared/error-message'
 import type { DetectedDataFile } from './detect-data'
@@ -60,10 +62,10 @@ export async function buildExampleCase(root: string, files: readonly DetectedDat
 }
 
 async function openSource(root: string, file: DetectedDataFile): Promise<DataSource> {
-  // Loaded here, not with the module: DuckDB's bindings are heavy and only init needs them.
+  // The engine sync would use for this file; its catalog reader loads its bindings only now.
   const path = realpathSync(join(root, file.path))
-  if (file.kind === 'sqlite') return (await import('../data/sqlite-source')).openSqliteFile(path)
-  const duck = await import('../data/duckdb-source')
-  if (file.kind === 'duckdb') return duck.openDuckDbFile(path, realpathSync(root))
-  return duck.openDataFile(path, file.kind, dataFileTableName({ name: file.name, path: file.path }), realpathSync(root))
+  const config: DatabaseConfig = { name: file.name, type: file.kind, path, accessors: [], include: [], exclude: [] }
+  const catalog = engineForConfig(config)?.catalog
+  if (catalog?.kind !== 'file') throw new Error(`${file.path} is not a database file Glassbox can open`)
+  return catalog.open(path, config, realpathSync(root))
 }

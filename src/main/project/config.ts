@@ -5,13 +5,19 @@ import { resolve } from 'node:path'
 import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import type { DatabaseConfig } from './types'
 import { errorMessage } from '../../shared/error-message'
-import { isGlobPath } from '../data/data-files'
-import { markEnvReferences, parseServerConnection, SERVER_TYPES } from '../data/server-config'
+import { isGlobPath } from '../engines/files/data-files'
+import { serverEngineForType } from '../engines/registry'
+import { markEnvReferences } from '../engines/server-config'
 
-// nao_config.yaml. nao renders it as a Jinja template before parsing (`api_key: {{ env('KEY') }}`), which is
-// not valid YAML as written; we never evaluate templates, we blank them out and read what we need.
+// nao_config.yaml, the one parser of it (the project model and sync both read it here). nao renders it as a
+// Jinja template before parsing (`api_key: {{ env('KEY') }}`), which is not valid YAML as written; we never
+// evaluate templates, we blank them out and read what we need. The only values evaluated are a server
+// engine's `{{ env('…') }}` connection parameters, by that engine.
 
 export const CONFIG_FILE = 'nao_config.yaml'
+
+/** What nao syncs when a database entry names no accessors. */
+export const DEFAULT_ACCESSORS: readonly string[] = ['columns', 'preview', 'description']
 
 /** Stands in for a `{{ … }}` expression: a plain scalar, valid both bare and inside quotes. */
 const TEMPLATE_PLACEHOLDER = '__template__'
@@ -83,11 +89,14 @@ export function parseConfig(text: string): ProjectConfig {
       problem(`databases[${index}] needs at least \`name\` and \`type\`; skipped`)
       return
     }
-    const { name, type, path, accessors = [], include = [], exclude = [] } = parsed.data
-    if (SERVER_TYPES.has(type.toLowerCase())) {
-      const server = parseServerConnection(entry, (message) => problem(`databases[${index}] (${name}): ${message}`))
+    const { name, path, include = [], exclude = [] } = parsed.data
+    const type = parsed.data.type.toLowerCase()
+    const accessors = parsed.data.accessors && parsed.data.accessors.length > 0 ? parsed.data.accessors : [...DEFAULT_ACCESSORS]
+    const serverEngine = serverEngineForType(type)
+    if (serverEngine?.resolveConnection) {
+      const server = serverEngine.resolveConnection(entry, (message) => problem(`databases[${index}] (${name}): ${message}`))
       // Listed even when incomplete (the diagnostic says what is missing); only a complete one can be queried.
-      databases.push({ index, name, type: 'postgres', path: null, accessors, include, exclude, ...(server ? { server } : {}) })
+      databases.push({ index, name, type: serverEngine.id, path: null, accessors, include, exclude, ...(server ? { server } : {}) })
       return
     }
     databases.push({ index, name, type, path: path || null, accessors, include, exclude })

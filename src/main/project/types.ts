@@ -1,4 +1,4 @@
-import type { Secret } from '../data/server-config'
+import type { ServerConnection } from '../engines/server-config'
 import type { Diagnostic } from '../../shared/prompt'
 
 // The in-memory model of a project folder. It is built once when the project opens and kept current by
@@ -13,24 +13,11 @@ export interface DatabaseConfig {
   accessors: string[]
   include: string[]
   exclude: string[]
-  /** A database server (type postgres): where and as whom to connect. Its password never prints. */
+  /** A database server (a server engine's type): where and as whom to connect. Its password never prints. */
   server?: ServerConnection
 }
 
-/**
- * A Postgres server from nao_config.yaml (nao's keys). `user` and `password` may still hold `{{ env('…') }}`
- * references: they are evaluated only at connect time, once the user approved (see src/main/trust).
- */
-export interface ServerConnection {
-  host: string
-  port: number
-  database: string
-  user: string
-  /** Prints as ****; `.reveal()` only when connecting. */
-  password: Secret
-  /** nao's `schema_name`: the only schema synced when set. */
-  schemaName: string | null
-}
+export type { ServerConnection }
 
 /** A connection as the prompt lists it: derived from `databases/type=<type>/database=<name>/` folder names. */
 export interface Connection {

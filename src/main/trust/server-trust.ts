@@ -1,5 +1,5 @@
-import { envVariablesIn, resolveEnvReferences, showEnvReferences } from '../data/server-config'
-import type { ServerConnection } from '../project/types'
+import { envVariablesIn, resolveEnvReferences, showEnvReferences } from '../engines/server-config'
+import type { ServerConnection } from '../engines/server-config'
 import { requireTrust } from './gate'
 import type { ServerTrustRequest } from './requests'
 

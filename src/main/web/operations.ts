@@ -75,6 +75,7 @@ export function createOperations(api: GlassboxApi): Record<OperationName, Handle
     updateSettings: (input) => api.updateSettings(parse('updateSettings', i.updateSettings, input)),
     syncProject: (input) => api.syncProject(parse('syncProject', i.syncProject, input)),
     listEvaluationCases: (input) => api.listEvaluationCases(parse('listEvaluationCases', i.listEvaluationCases, input)),
+    listDataSources: (input) => api.listDataSources(parse('listDataSources', i.listDataSources, input)),
     runEvaluation: (input) => api.runEvaluation(parse('runEvaluation', i.runEvaluation, input)),
     cancelEvaluation: (input) => api.cancelEvaluation(parse('cancelEvaluation', i.cancelEvaluation, input)),
     listEvaluations: (input) => api.listEvaluations(parse('listEvaluations', i.listEvaluations, input)),

@@ -1,34 +1,19 @@
-import { basename, extname, relative } from 'node:path'
-import { dataFileDatabaseName, dataFileFormat, dataFileReader, dataFileTableName, declaredDataFormat } from '../../data/data-files'
+import { statSync } from 'node:fs'
+import { basename, extname } from 'node:path'
+import type { LocalDatabase, QueryHost } from '../../engines/engine'
+import type { QueryRequest, QueryResult } from '../../engines/query-result'
+import { DATABASE_FILE_EXTENSIONS, engineById, engineForConfig, engineForFileHeader, ENGINES, engineLabels } from '../../engines/registry'
 import { readRegularFileSync } from '../../project/regular-file'
 import { resolveInside, toProjectPath } from '../../project/safe-path'
 import type { ProjectSnapshot } from '../../project/types'
-import type { LockedDuckDb } from './duckdb-runner'
-import type { PostgresHost } from './postgres-runner'
-import { projectFileAccess } from './project-file-access'
-import type { QueryRequest, QueryResult } from './query-result'
-import { createSqliteHost } from './sqlite-runner'
-import type { ServerConnection } from '../../project/types'
 
 // The databases execute_sql can reach: the files and servers nao_config.yaml names, then database files
-// found in the project, then (when the project holds data files) the project's files themselves through
-// DuckDB. Files must be inside the project; a file's engine is chosen by its header, not its name.
+// found in the project, then what an engine offers undeclared (the project's data files). Files must be
+// inside the project; a file's engine is chosen by its header, not its name. Each engine's query host is
+// opened on its first query.
 
-export type Engine = 'duckdb' | 'sqlite' | 'postgres'
-
-export interface LocalDatabase {
-  /** What the model passes as database_id: the config name, or the file's project-relative path. */
-  id: string
-  engine: Engine
-  /** Real absolute path, inside the project ('' for the project's data files and for servers). */
-  path: string
-  /** Project-relative path (or glob) of the file; for a server, `host:port/database`. */
-  file: string
-  /** Postgres: where and as whom to connect. */
-  server?: ServerConnection
-  /** Other names the model may use: the `database=` folder name sync gives it. */
-  aliases?: string[]
-}
+export type { LocalDatabase }
+export { PROJECT_FILES_ID } from '../../engines/files'
 
 export interface DatabasePool {
   list: () => LocalDatabase[]
@@ -38,25 +23,19 @@ export interface DatabasePool {
   close: () => void
 }
 
-const DATABASE_EXTENSIONS = new Set(['.duckdb', '.ddb', '.db', '.sqlite', '.sqlite3'])
-/** The id of the in-memory DuckDB that reads the project's data files (declared ones as views). */
-export const PROJECT_FILES_ID = 'project_files'
-
 export function createDatabasePool(project: ProjectSnapshot, projectFiles: readonly string[] = []): DatabasePool {
-  const { databases, views } = discoverDatabases(project, projectFiles)
-  const instances = new Map<string, Promise<LockedDuckDb>>()
-  const sqlite = createSqliteHost()
-  // pg loads on the first Postgres query, like DuckDB's bindings: a prompt never needs it.
-  let postgres: Promise<PostgresHost> | null = null
-  // Computed on the first DuckDB query, not for every run that never queries.
-  let access: ReturnType<typeof projectFileAccess> | null = null
+  const { databases, unusable } = discoverDatabases(project, projectFiles)
+  const hosts = new Map<string, QueryHost>()
+  const context = { root: project.root, files: projectFiles, databases: project.databases }
 
   const find = (databaseId: string | undefined): LocalDatabase => {
+    const wanted = databaseId?.trim().toLowerCase()
+    const declaredButUnusable = unusable.find((entry) => wanted === undefined || entry.names.includes(wanted))
+    if (declaredButUnusable && (wanted !== undefined || databases.length === 0)) throw new Error(declaredButUnusable.reason)
     if (databases.length === 0) {
-      throw new Error('This project has nothing to query: nao_config.yaml declares no database file, data file or Postgres server, and no DuckDB, SQLite, CSV, Parquet or JSON file was found.')
+      throw new Error(`This project has nothing to query: nao_config.yaml declares no database, and no database or data file was found (Glassbox reads ${engineLabels()}).`)
     }
-    if (!databaseId) return databases[0]
-    const wanted = databaseId.trim().toLowerCase()
+    if (!wanted) return databases[0]
     const match = databases.find((db) =>
       [db.id, db.file, basename(db.file), basename(db.file, extname(db.file)), ...(db.aliases ?? [])].some((name) => name.toLowerCase() === wanted)
     )
@@ -64,49 +43,38 @@ export function createDatabasePool(project: ProjectSnapshot, projectFiles: reado
     return match
   }
 
-  const duckdb = (database: LocalDatabase): Promise<LockedDuckDb> => {
-    const key = database.path
-    let instance = instances.get(key)
-    if (!instance) {
-      access ??= projectFileAccess(project.root, projectFiles)
-      const fileAccess = access
-      // DuckDB's bindings load on the first query, not with the project (the CLI's prompt never needs them).
-      instance = import('./duckdb-runner').then(({ openLockedDuckDb }) =>
-        key === '' ? openLockedDuckDb(null, { ...fileAccess, views }) : openLockedDuckDb(key, fileAccess)
-      )
-      instances.set(key, instance)
-      instance.catch(() => instances.delete(key))
-    }
-    return instance
-  }
-
   return {
     list: () => databases,
     find,
     run: async (database, request) => {
-      if (database.engine === 'sqlite') return sqlite.run(database.path, request)
-      if (database.engine === 'postgres' && database.server) {
-        postgres ??= import('./postgres-runner').then(({ createPostgresHost }) => createPostgresHost())
-        return (await postgres).run(database.server, request)
+      let host = hosts.get(database.engine)
+      if (!host) {
+        const engine = engineById(database.engine)
+        if (!engine) throw new Error(`No engine "${database.engine}" for ${database.id}.`)
+        host = engine.createHost(context)
+        hosts.set(database.engine, host)
       }
-      const opened = await duckdb(database)
-      const { runDuckDbQuery } = await import('./duckdb-runner')
-      return runDuckDbQuery(opened, request)
+      return host.run(database, request)
     },
     close: () => {
-      for (const instance of instances.values()) void instance.then((opened) => opened.instance.closeSync(), () => undefined)
-      instances.clear()
-      sqlite.close()
-      void postgres?.then((host) => host.close(), () => undefined)
+      for (const host of hosts.values()) host.close()
+      hosts.clear()
     }
   }
 }
 
-function discoverDatabases(project: ProjectSnapshot, projectFiles: readonly string[]): { databases: LocalDatabase[]; views: Array<{ name: string; select: string }> } {
+/** A declared database file that cannot be queried, with the sentence that says why. */
+interface UnusableDatabase {
+  /** Lower-case names the model may use for it: the config name, the file path and its stem. */
+  names: string[]
+  reason: string
+}
+
+function discoverDatabases(project: ProjectSnapshot, projectFiles: readonly string[]): { databases: LocalDatabase[]; unusable: UnusableDatabase[] } {
   const found: LocalDatabase[] = []
-  const views: Array<{ name: string; select: string }> = []
+  const unusable: UnusableDatabase[] = []
   const seen = new Set<string>()
-  const add = (id: string, candidate: string): void => {
+  const add = (id: string, candidate: string, declared: boolean): void => {
     let path: string
     try {
       path = resolveInside(project.root, candidate)
@@ -114,46 +82,59 @@ function discoverDatabases(project: ProjectSnapshot, projectFiles: readonly stri
       return
     }
     const engine = engineOf(path)
+    if (!engine && declared) {
+      const file = toProjectPath(project.root, path)
+      const names = [id, file, basename(file), basename(file, extname(file))].map((name) => name.toLowerCase())
+      unusable.push({ names, reason: unusableReason(id, file, path) })
+      return
+    }
     if (!engine || seen.has(path)) return
     seen.add(path)
     found.push({ id, engine, path, file: toProjectPath(project.root, path) })
   }
   for (const config of project.databases) {
-    if (config.server) {
+    const engine = engineForConfig(config)
+    if (config.server && engine?.resolveConnection) {
       const { host, port, database } = config.server
-      found.push({ id: config.name, engine: 'postgres', path: '', file: `${host}:${port}/${database}`, server: config.server, aliases: [database] })
+      found.push({ id: config.name, engine: engine.id, path: '', file: `${host}:${port}/${database}`, server: config.server, aliases: [database] })
       continue
     }
-    const format = declaredDataFormat(config)
-    if (format && config.path) {
-      // A declared data file (or glob) is a view in the project-files database, under sync's table name.
-      views.push({ name: dataFileTableName(config), select: `SELECT * FROM ${dataFileReader(config.path, format)}` })
-      found.push({ id: config.name, engine: 'duckdb', path: '', file: relative(project.root, config.path).split('\\').join('/'), aliases: [dataFileDatabaseName(config)] })
+    const declared = engine?.discover?.(config, project.root)
+    if (declared) {
+      found.push(declared)
       continue
     }
-    if (config.path) add(config.name, config.path)
+    if (config.path) add(config.name, config.path, true)
   }
-  for (const file of projectFiles) if (DATABASE_EXTENSIONS.has(extname(file).toLowerCase())) add(file, file)
-  // Every DuckDB database reads the project's files too; without one, tables kept as CSV or Parquet files
-  // still get an engine.
-  if (!found.some((database) => database.engine === 'duckdb') && projectFiles.some((file) => dataFileFormat(file) === 'csv' || dataFileFormat(file) === 'parquet')) {
-    found.push({ id: PROJECT_FILES_ID, engine: 'duckdb', path: '', file: '.' })
+  for (const file of projectFiles) if (DATABASE_FILE_EXTENSIONS.has(extname(file).toLowerCase())) add(file, file, false)
+  for (const engine of ENGINES) {
+    const implicit = engine.implicitDatabase?.(found, projectFiles)
+    if (implicit) found.push(implicit)
   }
-  return { databases: found, views }
+  return { databases: found, unusable }
+}
+
+function unusableReason(id: string, file: string, path: string): string {
+  let regular = false
+  try {
+    regular = statSync(path).isFile()
+  } catch {
+    // Gone since the snapshot: said below as not a database file.
+  }
+  if (!regular) return `The database "${id}" declared in nao_config.yaml is ${file}, which is not a regular file (a pipe, socket, device or folder); only database files are opened.`
+  return `The database "${id}" declared in nao_config.yaml is ${file}, which is not a database file Glassbox can open (${engineLabels()}).`
 }
 
 /**
- * Reads the file header: SQLite files start with "SQLite format 3", DuckDB files carry "DUCK" at byte 8.
- * Only a regular file is opened: a named pipe declared as a database would otherwise block here for ever.
+ * The id of the engine whose database file this is, by its header. Only a regular file is opened: a named
+ * pipe declared as a database would otherwise block here for ever.
  */
-export function engineOf(path: string): Engine | null {
+export function engineOf(path: string): string | null {
   let header: Buffer
   try {
     header = readRegularFileSync(path, 16)
   } catch {
     return null
   }
-  if (header.toString('latin1', 0, 15) === 'SQLite format 3') return 'sqlite'
-  if (header.toString('latin1', 8, 12) === 'DUCK') return 'duckdb'
-  return null
+  return engineForFileHeader(header)?.id ?? null
 }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { ProjectSnapshot } from '../../project/types'
 import type { DatabasePool } from '../sql/database-pool'
 import type { QueryStore } from '../sql/query-store'
-import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../sql/result-budget'
+import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../../engines/result-budget'
 import { errorMessage } from '../../../shared/error-message'
 
 // Every tool is one name and one `createTool` call: zod input schema, execute, and the text the model sees.

@@ -6,7 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NAO_LAYOUT, makeTempDir } from '../../../../test/support/fixtures'
 import { loadProject } from '../../project/load'
-import { openLockedDuckDb } from '../sql/duckdb-runner'
+import { openLockedDuckDb } from '../../engines/duckdb/runner'
 import { executeSqlTool } from './execute-sql'
 import { makeToolContext } from './tool-context.testing'
 

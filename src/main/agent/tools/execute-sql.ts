@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { ExecuteSqlArgs, ExecuteSqlResult } from '../../../shared/tools'
 import type { StoredQuery } from '../sql/query-store'
-import { formatMegabytes } from '../sql/result-budget'
+import { formatMegabytes } from '../../engines/result-budget'
 import { createTool } from './create-tool'
 
 export const executeSqlInput = z.object({

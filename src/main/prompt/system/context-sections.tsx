@@ -2,8 +2,8 @@ import type { MemoryItem } from '../../../shared/prompt'
 import type { Connection, ProjectFile, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
 import { Block, Bold, Code, List, ListItem, Memo, Section, Span, Title } from '../markdown/components'
-import { connectionFolder } from './dialect-rules'
-import { EXECUTABLE_TYPES } from './dialects'
+import { connectionFolder } from '../../engines/dialect-rules'
+import { EXECUTABLE_FOLDER_TYPES } from '../../engines/registry'
 import { shortTitle, slugOf, splitRuleBlocks, type RulePiece } from './rule-blocks'
 
 // The trailing context: what this user and project bring. Each section renders nothing when it has no input.
@@ -77,7 +77,7 @@ export function Connections({ connections }: { connections: readonly Connection[
           {connections.map((connection) => (
             <ListItem>
               {connection.type}: {connection.database}
-              {!EXECUTABLE_TYPES.includes(connection.type.toLowerCase()) &&
+              {!EXECUTABLE_FOLDER_TYPES.has(connection.type.toLowerCase()) &&
                 ' (metadata only: SQL cannot run on it offline; answer from its files or say so)'}
             </ListItem>
           ))}

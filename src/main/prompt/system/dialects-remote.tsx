@@ -1,8 +1,8 @@
 import { h } from '../markdown/jsx-runtime'
 import { Code, ListItem } from '../markdown/components'
-import { DialectRules, type DialectProps } from './dialect-rules'
+import { DialectRules, type DialectProps } from '../../engines/dialect-rules'
 
-// Warehouses and servers a project can describe; Glassbox lists them but cannot query them offline.
+// Warehouses a project can describe but Glassbox has no engine for: listed, never queried.
 
 export function BigQueryRules({ connections }: DialectProps) {
   return (
@@ -39,20 +39,6 @@ export function TsqlRules({ connections }: DialectProps) {
   )
 }
 
-export function MySqlRules({ connections }: DialectProps) {
-  return (
-    <DialectRules id="mysql" name="MySQL" connections={connections}>
-      <ListItem>
-        Quote identifiers with backticks; use <Code>IFNULL(x, 0)</Code> for defaults.
-      </ListItem>
-      <ListItem>
-        There is no FULL OUTER JOIN: combine a LEFT and a RIGHT JOIN with UNION. Format dates with{' '}
-        <Code>DATE_FORMAT(d, '%Y-%m')</Code>.
-      </ListItem>
-    </DialectRules>
-  )
-}
-
 export function RedshiftRules({ connections }: DialectProps) {
   return (
     <DialectRules id="redshift" name="Redshift" connections={connections}>
@@ -79,25 +65,6 @@ export function ClickHouseRules({ connections }: DialectProps) {
       <ListItem>
         Function names are case-sensitive: <Code>toStartOfMonth(d)</Code>, <Code>countIf(cond)</Code>,{' '}
         <Code>sumIf(x, cond)</Code>; <Code>uniqExact</Code> counts exactly, <Code>uniq</Code> approximately.
-      </ListItem>
-    </DialectRules>
-  )
-}
-
-export function PostgresRules({ connections }: DialectProps) {
-  return (
-    <DialectRules id="postgres" name="Postgres" connections={connections}>
-      <ListItem>
-        Double-quote identifiers that have capitals; integer division truncates, so cast to numeric for ratios and
-        guard with <Code>NULLIF(b, 0)</Code>.
-      </ListItem>
-      <ListItem>
-        Use <Code>date_trunc('month', d)</Code>, <Code>ILIKE</Code>, <Code>DISTINCT ON</Code>,{' '}
-        <Code>count(*) FILTER (WHERE …)</Code> and <Code>generate_series</Code> for date spines.
-      </ListItem>
-      <ListItem>
-        Each query is one SELECT (or WITH … SELECT, VALUES) run in a read-only transaction with a time limit;
-        schema-qualify tables outside <Code>public</Code> (<Code>crm.customers</Code>).
       </ListItem>
     </DialectRules>
   )

@@ -1,19 +1,8 @@
 import type { Connection } from '../../project/types'
 import type { Component } from '../markdown/jsx-runtime'
-import type { DialectProps } from './dialect-rules'
-import { DuckDbRules, SqliteRules } from './dialects-local'
-import {
-  BigQueryRules,
-  ClickHouseRules,
-  MySqlRules,
-  PostgresRules,
-  RedshiftRules,
-  SnowflakeRules,
-  TsqlRules
-} from './dialects-remote'
-
-/** Connection types (lower case) that Glassbox can query itself: local engines, project files, Postgres. */
-export const EXECUTABLE_TYPES: readonly string[] = ['duckdb', 'sqlite', 'csv', 'parquet', 'json', 'postgres', 'postgresql']
+import type { DialectProps } from '../../engines/dialect-rules'
+import { engineDialects } from '../../engines/registry'
+import { BigQueryRules, ClickHouseRules, RedshiftRules, SnowflakeRules, TsqlRules } from './dialects-remote'
 
 interface Dialect {
   /** Connection types (lower case) written in this dialect. */
@@ -21,16 +10,14 @@ interface Dialect {
   Rules: Component<DialectProps>
 }
 
-// Fixed order, so the prompt does not change when connections are listed in another order.
+// Fixed order, so the prompt does not change when connections are listed in another order: the engines
+// Glassbox runs (in registry order), then warehouses it only describes.
 const DIALECTS: readonly Dialect[] = [
+  ...engineDialects(),
   { types: ['bigquery'], Rules: BigQueryRules },
   { types: ['mssql', 'fabric', 'sqlserver'], Rules: TsqlRules },
-  { types: ['mysql', 'mariadb'], Rules: MySqlRules },
   { types: ['redshift'], Rules: RedshiftRules },
   { types: ['clickhouse'], Rules: ClickHouseRules },
-  { types: ['duckdb', 'motherduck', 'csv', 'parquet', 'json'], Rules: DuckDbRules },
-  { types: ['sqlite'], Rules: SqliteRules },
-  { types: ['postgres', 'postgresql'], Rules: PostgresRules },
   { types: ['snowflake'], Rules: SnowflakeRules }
 ]
 

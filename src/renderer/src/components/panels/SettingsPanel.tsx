@@ -4,8 +4,9 @@ import { useApp } from '../../state/app-state'
 import { AppearanceSettings } from './AppearanceSettings'
 import { TrustSettings } from './TrustSettings'
 import type { TrustState } from '../../state/use-trust'
+import { DataSources } from './DataSources'
 
-// Endpoint and model (when not picked from the detected list), context window, memory.
+// Endpoint and model (when not picked from the detected list), context window, data sources, memory.
 
 export function SettingsPanel({ trust }: { trust?: TrustState } = {}): React.JSX.Element {
   const { settings, updateSettings, models, refreshModels } = useApp()
@@ -88,6 +89,7 @@ export function SettingsPanel({ trust }: { trust?: TrustState } = {}): React.JSX
           </li>
         ))}
       </ul>
+      <DataSources />
       <h3>Memory</h3>
       <label className="toggle">
         <input type="checkbox" checked={settings.memoryEnabled} onChange={(event) => void updateSettings({ memoryEnabled: event.target.checked })} />

@@ -1,7 +1,7 @@
 import { DuckDBInstance, JsonDuckDBValueConverter, StatementType, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api'
-import { READ_ONLY_HINT, vetDuckDbQuery, vetStoredDefinitions } from './duckdb-guard'
-import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from './query-result'
-import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from './result-budget'
+import { READ_ONLY_HINT, vetDuckDbQuery, vetStoredDefinitions } from './guard'
+import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from '../query-result'
+import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from '../result-budget'
 
 // DuckDB opened so that the ENGINE refuses writes and reaches nothing outside the project: read-only access
 // mode for database files, external access off except for the exact project files and folders it is

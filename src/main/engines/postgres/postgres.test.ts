@@ -8,8 +8,8 @@ import { ANALYST, postgresAvailable, postgresConfig, SHOP_SQL, startPostgres, ty
 import { createGlassbox } from '../../app/create-glassbox'
 import { syncProject, SyncCancelledError } from '../../data/sync'
 import { loadProject } from '../../project/load'
-import { executeSqlTool } from '../tools/execute-sql'
-import { makeToolContext } from '../tools/tool-context.testing'
+import { executeSqlTool } from '../../agent/tools/execute-sql'
+import { makeToolContext } from '../../agent/tools/tool-context.testing'
 import { trustingEverything } from '../../trust/trust.testing'
 
 // #14.2: a real Postgres cluster started for these tests (initdb + pg_ctl, loopback, unprivileged), queried
@@ -169,12 +169,24 @@ describe.skipIf(!available)('sync from a live Postgres', () => {
     expect(result.errors).toEqual([])
     expect(progress).toEqual(['1/3 warehouse: crm.customers', '2/3 warehouse: public.north_orders', '3/3 warehouse: public.orders'])
     const orders = join(temp.dir, 'databases/type=postgres/database=shop/schema=public/table=orders')
-    expect(readFileSync(join(orders, 'columns.md'), 'utf8')).toContain('- amount (decimal(10, 2))\n- ordered_on (date)')
+    // The engine's own types, nullability, keys and comments (read by a role that may only SELECT here).
+    expect(readFileSync(join(orders, 'columns.md'), 'utf8')).toContain(
+      [
+        '- id (integer) not null, primary key',
+        '- region (text) not null — Sales region, lower case',
+        '- amount (numeric(10,2)) not null',
+        '- ordered_on (date) not null'
+      ].join('\n')
+    )
     expect(readFileSync(join(orders, 'description.md'), 'utf8')).toContain('| **Row Count** | 300 |')
-    expect(readFileSync(join(orders, 'preview.md'), 'utf8')).toContain('{"id": 1, "region": "south", "amount": 1.25, "ordered_on": "2024-01-02 00:00:00"}')
+    expect(readFileSync(join(orders, 'description.md'), 'utf8')).toContain('## Description\n\nOne row per order\n')
+    // Dates as dates.
+    expect(readFileSync(join(orders, 'preview.md'), 'utf8')).toContain('{"id": 1, "region": "south", "amount": 1.25, "ordered_on": "2024-01-02"}')
     const customers = readFileSync(join(temp.dir, 'databases/type=postgres/database=shop/schema=crm/table=customers/preview.md'), 'utf8')
     expect(customers).toContain('… [2,000 more characters]')
-    expect(readFileSync(join(temp.dir, 'databases/type=postgres/database=shop/schema=crm/table=customers/columns.md'), 'utf8')).toContain('- tags (array<string>)')
+    expect(readFileSync(join(temp.dir, 'databases/type=postgres/database=shop/schema=crm/table=customers/columns.md'), 'utf8')).toContain(
+      ['- id (bigint) not null, primary key', '- name (varchar(40)) unique', '- notes (text)', '- tags (text[])', '- first_order (integer) → public.orders.id'].join('\n')
+    )
     for (const file of everyFile(join(temp.dir, 'databases'))) expect(readFileSync(file, 'utf8')).not.toContain(ANALYST.password)
     const project = await loadProject(temp.dir)
     expect(project.tables.map((table) => `${table.type}/${table.database}/${table.schema}.${table.table}`)).toContain('postgres/shop/public.orders')

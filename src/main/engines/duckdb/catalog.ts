@@ -1,11 +1,11 @@
 import { basename } from 'node:path'
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import picomatch from 'picomatch'
-import { openLockedDuckDb } from '../agent/sql/duckdb-runner'
-import { dataFileReader, isGlobPath, type DataFileFormat } from './data-files'
-import { quoteIdentifier, type DataSource, type TableName } from './data-source'
-import { duckCellJson, duckTypeName, isTextType } from './duckdb-types'
-import { PREVIEW_CELL_CAP, PREVIEW_ROWS, type TableContent } from './table-markdown'
+import { openLockedDuckDb } from './runner'
+import { dataFileReader, isGlobPath, type DataFileFormat } from '../files/data-files'
+import { quoteIdentifier, quoteLiteral, type DataSource, type TableName } from '../catalog'
+import { duckCellJson, duckTypeName, isTextType } from './types'
+import { PREVIEW_CELL_CAP, PREVIEW_ROWS, type ColumnInfo, type TableContent } from '../table-content'
 
 // DuckDB database files, and CSV/Parquet/JSON files read through DuckDB as one table each. Both are opened
 // exactly as locked down as execute_sql's (openLockedDuckDb): a database file read-only, no file outside
@@ -90,13 +90,49 @@ async function readDuckTable(connection: DuckDBConnection, name: TableName): Pro
       ? []
       : (await connection.streamAndReadUntil(`SELECT ${selectList.join(', ')} FROM ${from} LIMIT ${PREVIEW_ROWS}`, PREVIEW_ROWS)).getRowsJson()
   const count = await connection.streamAndReadUntil(`SELECT count(*)::DOUBLE FROM ${from}`, 1)
+  const facts = await readColumnFacts(connection, name)
   return {
     schema: name.schema,
     table: name.table,
-    columns: names.map((column, i) => ({ name: column, type: duckTypeName(types[i]) })),
+    columns: names.map((column, i) => ({ name: column, type: duckTypeName(types[i]), ...facts.of(column) })),
     rowCount: Number(count.getRowsJson()[0][0]),
-    preview: preview.map((row) => row.map((value, i) => ({ name: names[i], json: duckCellJson(types[i], value) })))
+    preview: preview.map((row) => row.map((value, i) => ({ name: names[i], json: duckCellJson(types[i], value) }))),
+    ...(facts.tableComment ? { comment: facts.tableComment } : {})
   }
+}
+
+type ColumnFacts = Omit<ColumnInfo, 'name' | 'type'>
+
+/** NOT NULL, keys and comments from DuckDB's catalog functions (a view has none of the first two). */
+async function readColumnFacts(connection: DuckDBConnection, name: TableName): Promise<{ of: (column: string) => ColumnFacts; tableComment: string | null }> {
+  const where = `database_name = current_database() AND schema_name = ${quoteLiteral(name.schema)} AND table_name = ${quoteLiteral(name.table)}`
+  const facts = new Map<string, ColumnFacts>()
+  const factsOf = (column: string): ColumnFacts => {
+    let entry = facts.get(column)
+    if (!entry) facts.set(column, (entry = {}))
+    return entry
+  }
+  const columns = await connection.runAndReadAll(`SELECT column_name, is_nullable, comment FROM duckdb_columns() WHERE ${where}`)
+  for (const [column, nullable, comment] of columns.getRowsJson()) {
+    if (nullable === false) factsOf(String(column)).nullable = false
+    if (typeof comment === 'string' && comment !== '') factsOf(String(column)).comment = comment
+  }
+  const constraints = await connection.runAndReadAll(
+    `SELECT constraint_type, constraint_column_names, referenced_table, referenced_column_names FROM duckdb_constraints()
+     WHERE ${where} AND constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY') ORDER BY constraint_index`
+  )
+  for (const [type, columnList, targetTable, targetList] of constraints.getRowsJson()) {
+    const keyColumns = Array.isArray(columnList) ? columnList.map(String) : []
+    const targets = Array.isArray(targetList) ? targetList.map(String) : []
+    if (type === 'PRIMARY KEY') for (const column of keyColumns) factsOf(column).primaryKey = keyColumns
+    if (type === 'UNIQUE' && keyColumns.length === 1) factsOf(keyColumns[0]).unique = true
+    if (type === 'FOREIGN KEY') keyColumns.forEach((column, i) => (factsOf(column).references ??= []).push(`${String(targetTable)}.${targets[i] ?? '?'}`))
+  }
+  const table = await connection.runAndReadAll(
+    `SELECT comment FROM duckdb_tables() WHERE ${where} UNION ALL SELECT comment FROM duckdb_views() WHERE ${where.replace('table_name', 'view_name')}`
+  )
+  const comment = table.getRowsJson()[0]?.[0]
+  return { of: (column) => facts.get(column) ?? {}, tableComment: typeof comment === 'string' && comment !== '' ? comment : null }
 }
 
 /** Cuts long text in the engine, so a 10 MB cell is never copied out whole. */

@@ -1,7 +1,7 @@
-import type { Connection } from '../../project/types'
-import { h } from '../markdown/jsx-runtime'
-import type { MarkdownNode } from '../markdown/jsx-runtime'
-import { Bold, List, ListItem, Section } from '../markdown/components'
+import type { Connection } from '../project/types'
+import { h } from '../prompt/markdown/jsx-runtime'
+import type { MarkdownNode } from '../prompt/markdown/jsx-runtime'
+import { Bold, List, ListItem, Section } from '../prompt/markdown/components'
 
 /** What every dialect component receives: the user's connections of that dialect. */
 export interface DialectProps {

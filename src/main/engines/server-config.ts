@@ -1,6 +1,5 @@
 import { inspect } from 'node:util'
 import { z } from 'zod'
-import type { ServerConnection } from '../project/types'
 
 // A database server declared in nao_config.yaml with nao's keys (host, port, database, user, password,
 // schema_name). `user` and `password` may be `{{ env('NAME') }}`, as nao allows: they stay references here and
@@ -9,7 +8,24 @@ import type { ServerConnection } from '../project/types'
 // from the user's environment. The password is wrapped so it can never be printed, logged, serialised or put
 // in a prompt.
 
-export const SERVER_TYPES = new Set(['postgres', 'postgresql'])
+/** A database server from nao_config.yaml (nao's keys); `user` and `password` may still hold `{{ env('…') }}` references, evaluated only when connecting after the user approved (src/main/trust). */
+export interface ServerConnection {
+  host: string
+  port: number
+  database: string
+  user: string
+  /** Prints as ****; `.reveal()` only when connecting. */
+  password: Secret
+  /** nao's `schema_name`: the only schema synced when set. */
+  schemaName: string | null
+}
+
+/** What differs between server engines when their entry is read. */
+export interface ServerDefaults {
+  /** The engine as the user knows it, for messages: "postgres", "mysql". */
+  label: string
+  port: number
+}
 
 /** A value that prints as **** everywhere (String(), JSON, console, util.inspect); `reveal()` to connect. */
 export class Secret {
@@ -70,7 +86,7 @@ export function showEnvReferences(value: string): string {
 }
 
 /** The connection of a server entry, or null with `problem` called. Nothing from the environment is read here. */
-export function parseServerConnection(entry: unknown, problem: (message: string) => void): ServerConnection | null {
+export function readServerConnection(entry: unknown, defaults: ServerDefaults, problem: (message: string) => void): ServerConnection | null {
   const parsed = serverEntry.safeParse(entry)
   if (!parsed.success) {
     problem('host, port, database, user and password must be text or numbers')
@@ -86,7 +102,7 @@ export function parseServerConnection(entry: unknown, problem: (message: string)
   }
   const connection = {
     host: host || 'localhost',
-    port: Number(port || '5432'),
+    port: Number(port || String(defaults.port)),
     database: database ?? '',
     user: user ?? '',
     password: new Secret(password ?? ''),
@@ -97,7 +113,7 @@ export function parseServerConnection(entry: unknown, problem: (message: string)
     return null
   }
   if (!connection.database || !connection.user) {
-    problem('a postgres database needs `database` and `user`')
+    problem(`a ${defaults.label} database needs \`database\` and \`user\``)
     return null
   }
   return connection

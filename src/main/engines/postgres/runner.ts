@@ -1,8 +1,8 @@
 import pg from 'pg'
-import type { ServerConnection } from '../../project/types'
+import type { ServerConnection } from '../server-config'
+import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from '../query-result'
+import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from '../result-budget'
 import { resolveTrustedServer } from '../../trust/server-trust'
-import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from './query-result'
-import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from './result-budget'
 
 // Postgres, read-only by the SERVER: the session starts with default_transaction_read_only=on, every query
 // runs inside BEGIN READ ONLY … ROLLBACK with a statement_timeout, and the query itself becomes the body of

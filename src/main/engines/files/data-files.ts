@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path'
 import picomatch from 'picomatch'
-import type { DatabaseConfig } from '../project/types'
-import { quoteLiteral } from './data-source'
+import type { DatabaseConfig } from '../../project/types'
+import { quoteLiteral } from '../catalog'
 
 // CSV, Parquet and JSON files declared in nao_config.yaml (one file, or a glob inside the project) are
 // tables read through DuckDB. Sync and execute_sql name them the same way, so what sync documents under
@@ -24,7 +24,7 @@ export function dataFileFormat(path: string): DataFileFormat | null {
 }
 
 /** The declared format: the file's extension first (nao projects declare CSVs as type duckdb), then the type. */
-export function declaredDataFormat(config: DatabaseConfig): DataFileFormat | null {
+export function declaredDataFormat(config: Pick<DatabaseConfig, 'type' | 'path'>): DataFileFormat | null {
   const byPath = config.path ? dataFileFormat(config.path) : null
   if (byPath) return byPath
   return config.type === 'csv' || config.type === 'parquet' || config.type === 'json' ? config.type : null

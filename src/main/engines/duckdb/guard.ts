@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path'
 import type { DuckDBConnection } from '@duckdb/node-api'
-import { StatementRefusedError } from './query-result'
+import { StatementRefusedError } from '../query-result'
 
 // What a DuckDB query may do is decided on DuckDB's own parse tree (json_serialize_sql), never on the text:
 // only SELECT statements (which include WITH, FROM-first, DESCRIBE, SHOW, SUMMARIZE) serialise, and

@@ -1,4 +1,7 @@
-import type { CellValue } from './query-store'
+/** A JSON-safe result cell, as results are stored and shown. */
+import type { CellValue } from '../../shared/tools'
+
+export type { CellValue }
 
 /** What an engine returns for one query: the first rows, and how many there were in all. */
 export interface QueryResult {

@@ -1,5 +1,5 @@
 import { DuckDBTypeId, type DuckDBType, type Json } from '@duckdb/node-api'
-import { capJson, pythonFloat, pythonJson } from './table-markdown'
+import { capJson, pythonFloat, pythonJson } from '../table-content'
 
 // DuckDB types under the names nao writes in columns.md (nao reads schemas through ibis), and DuckDB values
 // as preview cells.

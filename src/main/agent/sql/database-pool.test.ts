@@ -6,7 +6,7 @@ import { captureIo } from '../../../../test/support/capture-io'
 import { makeTempDir, REPO_ROOT } from '../../../../test/support/fixtures'
 import { ANALYST, postgresAvailable, postgresConfig, SHOP_SQL, startPostgres, type PostgresCluster } from '../../../../test/support/postgres-server'
 import { startScriptedServer, type ScriptedServer } from '../../../../test/support/scripted-openai-server'
-import { writeFilesProject } from '../../data/data-files.testing'
+import { writeFilesProject } from '../../engines/files/data-files.testing'
 import { main } from '../../cli'
 
 // The agent answers from a CSV, a Parquet file and a live Postgres through the real execute_sql path

@@ -1,4 +1,5 @@
-import type { TableContent } from './table-markdown'
+import { basename, extname } from 'node:path'
+import type { TableContent } from './table-content'
 
 /** A schema-qualified table (or view) of one database. */
 export interface TableName {
@@ -23,4 +24,9 @@ export function quoteIdentifier(name: string): string {
 /** `'text'` with inner quotes doubled. */
 export function quoteLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`
+}
+
+/** The stem of a declared database file: `shop.duckdb` is `database=shop` (the entry's name without a path). */
+export function fileStem(config: { path: string | null; name: string }): string {
+  return config.path ? basename(config.path, extname(config.path)) : config.name
 }

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { z } from 'zod'
-import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, toCell, type QueryRequest, type QueryResult } from './query-result'
+import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, toCell, type QueryRequest, type QueryResult } from '../query-result'
 import { resolveNativeBinding } from '../../store/native-binding'
-import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from './result-budget'
+import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../result-budget'
 
 // SQLite queries run in a short-lived child process so a query that never ends can be stopped for real:
 // a native sqlite3_step does not return to JavaScript, so neither a worker's terminate() nor a timer in

@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3'
-import { resolveNativeBinding } from '../store/native-binding'
-import { quoteIdentifier, type DataSource, type TableName } from './data-source'
-import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type TableContent } from './table-markdown'
+import { resolveNativeBinding } from '../../store/native-binding'
+import { quoteIdentifier, type DataSource, type TableName } from '../catalog'
+import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type ColumnInfo, type TableContent } from '../table-content'
 
-// SQLite files, read with better-sqlite3 in read-only mode (DuckDB's sqlite extension would have to be
+// SQLite files, read with better-sqlite3 in read-only mode (types under nao's names; NOT NULL and keys from
+// the table's PRAGMAs) (DuckDB's sqlite extension would have to be
 // downloaded, and Glassbox works offline).
 
 export function openSqliteFile(path: string): DataSource {
@@ -36,9 +37,20 @@ export function openSqliteFile(path: string): DataSource {
 function readSqliteTable(db: Database.Database, name: TableName): TableContent {
   const from = `${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`
   const info = db.prepare(`PRAGMA ${quoteIdentifier(name.schema)}.table_info(${quoteIdentifier(name.table)})`).all()
-  const columns = info.map((row) => {
-    const record = row !== null && typeof row === 'object' ? Object.fromEntries(Object.entries(row)) : {}
-    return { name: String(record.name), type: sqliteTypeName(String(record.type ?? '')) }
+  const records = info.map(recordOf)
+  const primaryKey = records.filter((record) => Number(record.pk) > 0).sort((a, b) => Number(a.pk) - Number(b.pk)).map((record) => String(record.name))
+  const references = foreignKeys(db, name)
+  const unique = uniqueColumns(db, name)
+  const columns: ColumnInfo[] = records.map((record) => {
+    const column = String(record.name)
+    return {
+      name: column,
+      type: sqliteTypeName(String(record.type ?? '')),
+      ...(Number(record.notnull) === 1 ? { nullable: false } : {}),
+      ...(primaryKey.includes(column) ? { primaryKey } : {}),
+      ...(unique.has(column) ? { unique: true } : {}),
+      ...(references.has(column) ? { references: references.get(column) } : {})
+    }
   })
   const selectList = columns.map((column) => cappedCell(column.name))
   const preview =
@@ -55,6 +67,33 @@ function readSqliteTable(db: Database.Database, name: TableName): TableContent {
       (Array.isArray(row) ? row : []).map((value: unknown, i: number) => ({ name: columns[i].name, json: sqliteCellJson(value) }))
     )
   }
+}
+
+function recordOf(row: unknown): Record<string, unknown> {
+  return row !== null && typeof row === 'object' ? Object.fromEntries(Object.entries(row)) : {}
+}
+
+/** Column → `table.column` targets, from PRAGMA foreign_key_list (a key with no target column names the target's primary key). */
+function foreignKeys(db: Database.Database, name: TableName): Map<string, string[]> {
+  const targets = new Map<string, string[]>()
+  for (const row of db.prepare(`PRAGMA ${quoteIdentifier(name.schema)}.foreign_key_list(${quoteIdentifier(name.table)})`).all().map(recordOf)) {
+    const column = String(row.from)
+    const target = `${String(row.table)}.${row.to === null || row.to === undefined ? '(primary key)' : String(row.to)}`
+    targets.set(column, [...(targets.get(column) ?? []), target])
+  }
+  return targets
+}
+
+/** Columns that alone carry a UNIQUE constraint (not the primary key's own index). */
+function uniqueColumns(db: Database.Database, name: TableName): Set<string> {
+  const columns = new Set<string>()
+  const schema = quoteIdentifier(name.schema)
+  for (const index of db.prepare(`PRAGMA ${schema}.index_list(${quoteIdentifier(name.table)})`).all().map(recordOf)) {
+    if (Number(index.unique) !== 1 || index.origin === 'pk') continue
+    const parts = db.prepare(`PRAGMA ${schema}.index_info(${quoteIdentifier(String(index.name))})`).all().map(recordOf)
+    if (parts.length === 1) columns.add(String(parts[0].name))
+  }
+  return columns
 }
 
 function cappedCell(column: string): string {

@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync } from 'node:fs'
 import { extname, join } from 'node:path'
-import type { DuckDbAccess } from './duckdb-runner'
+import type { DuckDbAccess } from './runner'
 
 // Which project files DuckDB may read: exactly the data files the agent can see (not hidden by .naoignore,
 // not under .git, symlinks only when they lead inside the project), and, so globs work, the folders that

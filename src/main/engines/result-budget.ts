@@ -1,10 +1,9 @@
-import { toCell, type QueryResult } from './query-result'
-import type { CellValue } from './query-store'
+import { toCell, type CellValue, type QueryResult } from './query-result'
 
 // What one query may bring into the process. Rows are capped by count (keepRows), and by size: a result is
 // kept only up to a byte budget, and a single cell only up to a number of characters, so a query returning
 // gigabytes of text (SELECT repeat('x', 20000000) FROM range(250)) costs megabytes here. Every engine
-// (DuckDB, SQLite, Postgres) applies the same budget.
+// applies the same budget.
 
 /** Bytes of cells one query may keep in memory (the store, charts, the UI). The model sees far less. */
 export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024
