@@ -8,6 +8,7 @@ import { keepTokenCountsIn } from '../prompt/tokens'
 import { DEFAULT_CHAT_TITLE, titleFrom } from '../../shared/chat-title'
 import type { ApiInputs, ChatDetail, GlassboxApi, MemoryOutcome, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
+import type { Glassbox, PreviewOptions } from './glassbox'
 import { RunManager, type StartedRun } from './chat-runs'
 import { promptInputs } from './prompt-inputs'
 import { EvaluationError, EvaluationService } from './evaluation'
@@ -25,6 +26,8 @@ import { describeDataSource } from '../engines/registry'
 
 // The composition root: one set of services behind the API contract, shared by the desktop app (IPC),
 // web mode (HTTP + SSE) and the command line. Nothing here imports Electron.
+
+export type { Glassbox, PreviewOptions } from './glassbox'
 
 export interface GlassboxOptions {
   /** Where the SQLite store lives (see resolveDataDir). */
@@ -54,29 +57,7 @@ export interface GlassboxOptions {
   trust?: TrustGateOptions
 }
 
-export interface Glassbox extends GlassboxApi {
-  readonly store: Store
-  /** The open project, or an error that says how to open one. */
-  session(): ProjectSession
-  /** Resolves when the run has ended and everything about it is stored. */
-  waitForRun(runId: string): Promise<void>
-  /** sendMessage for the command line and tests: may force test mode and hands back the run's completion. */
-  send(input: { chatId: string; text: string; testMode?: boolean; model?: EvalModel }): Promise<StartedRun>
-  /** previewPrompt with what the command line can pin besides. */
-  preview(input: PreviewOptions): Promise<PromptPreview>
-  close(): Promise<void>
-}
 
-export type PreviewOptions = ApiInputs['previewPrompt'] & {
-  channel?: string | null
-  timezone?: string
-  now?: Date
-  forkSelection?: string
-  /** Ask the model server for its window before assembling (the command line); the app previews instantly. */
-  resolveModel?: boolean
-  /** Preview for this model instead of the configured one (the doctor checks each server it is given). */
-  model?: EvalModel
-}
 
 const RECENT_PROJECTS_KEY = 'recentProjects'
 const MAX_RECENT_PROJECTS = 10

@@ -1,3 +1,4 @@
+import { serverEngineForType } from '../engines/registry'
 import { createDatabasePool, type DatabasePool } from '../agent/sql/database-pool'
 import { loadProject, loadProjectForPrompt } from '../project/load'
 import { openProject, type ProjectModel } from '../project/watch'
@@ -95,7 +96,7 @@ export class ProjectSession {
   }
 
   private trustRequests(): TrustRequest[] {
-    const servers = this.snapshot().databases.flatMap((database) => (database.server ? [serverTrustRequest(database.server, 'postgres', database.name)] : []))
+    const servers = this.snapshot().databases.flatMap((database) => (database.server ? [serverTrustRequest(database.server, serverEngineForType(database.type)?.id ?? database.type, database.name)] : []))
     return [...servers, ...readMcpConfig(this.snapshot().root).servers.map((spec) => spec.trust)]
   }
 

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises'
 import { parseArgs } from 'node:util'
-import type { CliIo } from '../cli'
+import type { CliIo } from './io'
 import { applyInit, InitError, planInit, type InitPlan, type InitReport } from '../init/init-project'
 import { CliError } from './cli-error'
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import type { CliIo } from '../cli'
+import type { CliIo } from './io'
 import { createGlassbox } from '../app/create-glassbox'
 import type { McpServerView, McpStatus } from '../../shared/trust'
 import { cliTrust, requireProject, withGlassbox } from './options'

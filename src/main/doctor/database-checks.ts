@@ -47,7 +47,7 @@ export const databasesReachable: DoctorCheck = async ({ snapshot, databases, tru
         continue
       }
       const fix = unsetVariableFix(firstLine(error))
-      lines.push(fail('database', title, `${label} cannot be queried: ${firstLine(error)}`, fix ? fix : database.engine === 'postgres' ? 'Check host, port, user and password in nao_config.yaml, and that the server is running.' : 'Check the file exists, is readable and is not held open for writing by another program.'))
+      lines.push(fail('database', title, `${label} cannot be queried: ${firstLine(error)}`, fix ? fix : database.server ? 'Check host, port, user and password in nao_config.yaml, and that the server is running.' : 'Check the file exists, is readable and is not held open for writing by another program.'))
       continue
     }
     try {

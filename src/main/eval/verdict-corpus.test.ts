@@ -5,6 +5,7 @@ import { makeTempDir } from '../../../test/support/fixtures'
 import { ANALYST, postgresAvailable, startPostgres, type PostgresCluster } from '../../../test/support/postgres-server'
 import { createPostgresHost, type PostgresHost } from '../engines/postgres/runner'
 import { Secret } from '../engines/server-config'
+import { trustingEverything } from '../trust/trust.testing'
 import { judgeAnswer } from './classify-case'
 import type { ResultTable } from './compare'
 import { createSqlRunner, type SqlRunner } from './run-sql'
@@ -91,7 +92,7 @@ describe.skipIf(!postgres)('the verdict corpus on Postgres', () => {
 
   const run: Run = async (sql) => {
     const server = { host: cluster.host, port: cluster.port, database: cluster.database, user: ANALYST.user, password: new Secret(ANALYST.password), schemaName: null }
-    const result = await host.run(server, { sql, keepRows: 10_000, timeoutMs: 30_000, signal: new AbortController().signal })
+    const result = await trustingEverything('verdict-corpus', () => host.run(server, { sql, keepRows: 10_000, timeoutMs: 30_000, signal: new AbortController().signal }))
     return { columns: result.columns, rows: result.rows }
   }
 

@@ -2,12 +2,14 @@ import { lstatSync, readdirSync } from 'node:fs'
 import { basename, extname, join, relative } from 'node:path'
 import { engineOf } from '../agent/sql/database-pool'
 import { dataFileFormat } from '../engines/files/data-files'
+import { DATABASE_FILE_EXTENSIONS, engineById } from '../engines/registry'
 
 // What `glassbox init` offers to declare: the DuckDB and SQLite files (told apart by their header, like
 // execute_sql does) and the CSV, Parquet and JSON files of a folder. Only regular files are looked at —
 // a symlink may lead out of the folder, a pipe would block — and folders that are never data are skipped.
 
-export type DetectedKind = 'duckdb' | 'sqlite' | 'csv' | 'parquet' | 'json'
+/** A database file's engine id (as its header says), or a data file's format (csv, parquet, json). */
+export type DetectedKind = string
 
 export interface DetectedDataFile {
   /** Folder-relative path with forward slashes. */
@@ -21,7 +23,6 @@ export interface DetectedDataFile {
 const SKIPPED_FOLDERS = new Set(['node_modules', 'databases', 'agent', 'tests', 'docs', 'semantics', 'repos', 'queries', 'templates'])
 const MAX_DEPTH = 4
 const MAX_ENTRIES = 5000
-const DATABASE_EXTENSIONS = new Set(['.duckdb', '.ddb', '.db', '.sqlite', '.sqlite3'])
 
 /** Data files in `root` (and its sub-folders, a few levels down), databases first, then by path. */
 export function detectDataFiles(root: string): DetectedDataFile[] {
@@ -56,15 +57,13 @@ export function detectDataFiles(root: string): DetectedDataFile[] {
 
 /** The kind of one file, or null when it is not data Glassbox can read. */
 export function kindOf(path: string): DetectedKind | null {
-  if (DATABASE_EXTENSIONS.has(extname(path).toLowerCase())) {
-    const engine = engineOf(path)
-    return engine === 'duckdb' || engine === 'sqlite' ? engine : null
-  }
+  if (DATABASE_FILE_EXTENSIONS.has(extname(path).toLowerCase())) return engineOf(path)
   return dataFileFormat(path)
 }
 
-export function isDatabase(kind: DetectedKind): kind is 'duckdb' | 'sqlite' {
-  return kind === 'duckdb' || kind === 'sqlite'
+/** Whether the kind is a database file's engine (rather than a data file's format). */
+export function isDatabase(kind: DetectedKind): boolean {
+  return engineById(kind)?.recognizesFile !== undefined
 }
 
 /** A name nao_config.yaml can carry and the model can type: letters, digits, `_` and `-`. */

@@ -9,7 +9,7 @@ import { commandLine, fingerprintOf, type TrustGate } from '../trust'
 import type { McpServerState, McpServerView, McpStatus } from '../../shared/trust'
 import { errorMessage } from '../../shared/error-message'
 import { readMcpConfig, substituteVariables, type McpServerSpec } from './config'
-import { mcpToolView, toMcpTool, type McpToolHandle } from './mcp-tool'
+import { mcpToolView, toMcpTool, type CallResult, type McpToolHandle } from './mcp-tool'
 import type { AgentTool } from '../agent/tools'
 
 // The project's MCP servers while it is open: each approved one started (stdio, or streamable HTTP on this
@@ -262,11 +262,6 @@ export class McpHub {
   }
 }
 
-export interface CallResult {
-  content?: Array<Record<string, unknown>>
-  structuredContent?: unknown
-  isError?: boolean
-}
 
 interface ListedTool {
   name: string

@@ -2,7 +2,6 @@ import { capText, withoutLargeBounds, type AgentTool, type ToolInvocation } from
 import { countTokens } from '../prompt/tokens'
 import type { McpToolView } from '../../shared/trust'
 import { errorMessage } from '../../shared/error-message'
-import type { CallResult } from './hub'
 
 // One tool of a project's MCP server, as the agent holds it: named `<server>__<tool>`, its JSON schema sent
 // as the server gives it (minus the length bounds a grammar-constrained server cannot take), its result
@@ -106,4 +105,11 @@ export function mcpToolView(handle: McpToolHandle): McpToolView {
     inputSchema: agentTool.parameters,
     tokens: handle.tokens
   }
+}
+
+/** What an MCP tool call returns, as the SDK's client hands it over. */
+export interface CallResult {
+  content?: Array<Record<string, unknown>>
+  structuredContent?: unknown
+  isError?: boolean
 }

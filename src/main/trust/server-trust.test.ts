@@ -107,7 +107,7 @@ describe('a server the project names receives nothing before approval', () => {
     const trust = gate()
     const server = (await loadProject(temp.dir)).databases[0].server
     if (!server) throw new Error('no server parsed')
-    trust.approve(serverTrustRequest(server))
+    trust.approve(serverTrustRequest(server, 'postgres'))
     await withTrustGate(trust, () => syncProject(temp.dir))
     expect(connections).toBe(1)
     // The startup message carries the user name, read from the environment only now.
@@ -118,11 +118,11 @@ describe('a server the project names receives nothing before approval', () => {
     const trust = gate()
     const before = (await loadProject(temp.dir)).databases[0].server
     if (!before) throw new Error('no server parsed')
-    trust.approve(serverTrustRequest(before))
+    trust.approve(serverTrustRequest(before, 'postgres'))
     writeConfig({ user: 'someone_else' })
     const after = (await loadProject(temp.dir)).databases[0].server
     if (!after) throw new Error('no server parsed')
-    expect(fingerprintOf(serverTrustRequest(after))).not.toBe(fingerprintOf(serverTrustRequest(before)))
+    expect(fingerprintOf(serverTrustRequest(after, 'postgres'))).not.toBe(fingerprintOf(serverTrustRequest(before, 'postgres')))
     const result = await withTrustGate(trust, () => syncProject(temp.dir))
     expect(connections).toBe(0)
     expect(result.errors.join('\n')).toContain('as someone_else with $GLASSBOX_TRUST_TEST_PASSWORD')

@@ -6,7 +6,7 @@ import type { ServerTrustRequest } from './requests'
 // A database server the project names: what connecting to it asks of the user, and the connection
 // parameters once that is approved (only then are the user's environment variables read).
 
-export function serverTrustRequest(server: ServerConnection, engine = 'postgres', name = server.database): ServerTrustRequest {
+export function serverTrustRequest(server: ServerConnection, engine: string, name = server.database): ServerTrustRequest {
   const variables = [...new Set([...envVariablesIn(server.user), ...envVariablesIn(server.password.reveal())])].sort()
   return { kind: 'server', name, engine, host: server.host, port: server.port, database: server.database, user: showEnvReferences(server.user), variables }
 }
@@ -21,7 +21,7 @@ export interface TrustedServer {
 }
 
 /** The gate in front of every connection to a project's server: refuses (TrustRequiredError) until approved. */
-export async function resolveTrustedServer(server: ServerConnection, engine = 'postgres'): Promise<TrustedServer> {
+export async function resolveTrustedServer(server: ServerConnection, engine: string): Promise<TrustedServer> {
   await requireTrust(serverTrustRequest(server, engine))
   return {
     host: server.host,

@@ -8,6 +8,7 @@ import { startScriptedServer } from '../../../../test/support/scripted-openai-se
 import { createGlassbox } from '../../app/create-glassbox'
 import { executeSqlTool } from '../../agent/tools/execute-sql'
 import { makeToolContext } from '../../agent/tools/tool-context.testing'
+import { trustingEverything } from '../../trust/trust.testing'
 import { syncProject } from '../../data/sync'
 import { loadProject } from '../../project/load'
 
@@ -36,7 +37,7 @@ describe.skipIf(!available)('MySQL/MariaDB against a live server', () => {
   })
 
   const run = (sql: string, limits: Partial<typeof ctx.limits> = {}, signal?: AbortSignal) =>
-    executeSqlTool.invoke({ sql_query: sql, database_id: 'dealer' }, { ...ctx, limits: { ...ctx.limits, ...limits }, signal: signal ?? ctx.signal })
+    trustingEverything(temp.dir, () => executeSqlTool.invoke({ sql_query: sql, database_id: 'dealer' }, { ...ctx, limits: { ...ctx.limits, ...limits }, signal: signal ?? ctx.signal }))
 
   it('answers a join with the true figures, dates as dates and decimals exact', async () => {
     const result = await run('SELECT c.model, SUM(s.price) AS total, MIN(s.sold_on) AS first FROM sales s JOIN cars c ON c.id = s.car_id GROUP BY c.model ORDER BY c.model')
@@ -47,7 +48,7 @@ describe.skipIf(!available)('MySQL/MariaDB against a live server', () => {
   })
 
   it('answers under the database name too, and counts rows it does not keep', async () => {
-    const named = await executeSqlTool.invoke({ sql_query: 'SELECT COUNT(*) AS n FROM cars', database_id: 'shop' }, ctx)
+    const named = await trustingEverything(temp.dir, () => executeSqlTool.invoke({ sql_query: 'SELECT COUNT(*) AS n FROM cars', database_id: 'shop' }, ctx))
     expect(named.output).toContain('| 3 |')
     const digits = 'WITH d AS (SELECT 0 AS i UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)'
     const many = await run(`${digits} SELECT a.i FROM d a, d b, d c, d e`)
@@ -155,7 +156,7 @@ describe.skipIf(!available)('MySQL/MariaDB against a live server', () => {
     const project = makeTempDir()
     try {
       writeFileSync(join(project.dir, 'nao_config.yaml'), mysqlConfig(server.port))
-      const result = await syncProject(project.dir)
+      const result = await trustingEverything(project.dir, () => syncProject(project.dir))
       expect(result.errors).toEqual([])
       expect(result.databases[0].warnings).toEqual([])
       const folder = join(project.dir, 'databases/type=mysql/database=shop/schema=shop')
@@ -203,8 +204,8 @@ describe.skipIf(!available)('MySQL/MariaDB against a live server', () => {
       })
     })
     writeFileSync(join(project.dir, 'nao_config.yaml'), mysqlConfig(server.port))
-    expect((await syncProject(project.dir)).errors).toEqual([])
-    const glassbox = await createGlassbox({ dataDir: join(project.dir, '.data'), projectPath: project.dir, endpoint: model.url, model: 'scripted-model', watch: false, extractMemories: false })
+    expect((await trustingEverything(project.dir, () => syncProject(project.dir))).errors).toEqual([])
+    const glassbox = await createGlassbox({ dataDir: join(project.dir, '.data'), projectPath: project.dir, endpoint: model.url, model: 'scripted-model', watch: false, extractMemories: false, trust: { approveAll: true } })
     try {
       const chat = await glassbox.createChat({})
       await glassbox.waitForRun((await glassbox.sendMessage({ chatId: chat.id, text: 'Which model sold the most?' })).runId)
@@ -224,8 +225,9 @@ describe.skipIf(!available)('MySQL/MariaDB against a live server', () => {
   it('says which server it could not reach, never the password', async () => {
     process.env.GLASSBOX_TEST_MYSQL_PASSWORD = 'wrong-password-5e1f'
     const wrong = await makeToolContext(temp.dir)
+    // The password is read from the environment when connecting, once the server is approved.
+    const failed = await trustingEverything(temp.dir, () => executeSqlTool.invoke({ sql_query: 'SELECT 1' }, wrong))
     process.env.GLASSBOX_TEST_MYSQL_PASSWORD = MYSQL_ANALYST.password
-    const failed = await executeSqlTool.invoke({ sql_query: 'SELECT 1' }, wrong)
     wrong.close()
     expect(failed.ok).toBe(false)
     expect(failed.output).toMatch(/Cannot connect to MySQL at 127\.0\.0\.1:\d+ \(database shop, user analyst\): Access denied/)

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks'
 import mysql from 'mysql2'
 import { resolveTrustedServer } from '../../trust/server-trust'
 import type { ServerConnection } from '../server-config'
@@ -137,7 +138,8 @@ async function runQuery(server: ServerConnection, entry: Session, request: Query
       connection.destroy()
     })
   }
-  const onAbort = (): void => stop('cancel')
+  // Bound to the run's context: Stop arrives from elsewhere, and the cancel connection needs the run's approvals.
+  const onAbort = AsyncResource.bind((): void => stop('cancel'))
   request.signal.addEventListener('abort', onAbort, { once: true })
   // The server's own limit stops the statement; this timer (a little later) covers a server that does not answer.
   const timer = setTimeout(() => stop('timeout'), request.timeoutMs + 2_000)

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks'
 import pg from 'pg'
 import type { ServerConnection } from '../server-config'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from '../query-result'
@@ -124,7 +125,8 @@ async function runQuery(server: ServerConnection, entry: Session, request: Query
       void client.end().catch(() => undefined)
     })
   }
-  const onAbort = (): void => stop('cancel')
+  // Bound to the run's context: Stop arrives from elsewhere, and the cancel connection needs the run's approvals.
+  const onAbort = AsyncResource.bind((): void => stop('cancel'))
   request.signal.addEventListener('abort', onAbort, { once: true })
   // The server's statement_timeout stops the statement; this timer (a little later) covers a server that
   // does not answer at all.
