@@ -6,7 +6,7 @@ import { ContextWindowTooSmallError, DEFAULT_SAFETY_MARGIN_RATIO } from '../prom
 import { openStore, type Store } from '../store'
 import { keepTokenCountsIn } from '../prompt/tokens'
 import { DEFAULT_CHAT_TITLE, titleFrom } from '../../shared/chat-title'
-import type { ApiInputs, ChatDetail, GlassboxApi, MemoryOutcome, ModelServerView, PushEvent, Settings } from '../../shared/api'
+import type { ChatDetail, MemoryOutcome, ModelServerView, PushEvent, Settings } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import type { Glassbox, PreviewOptions } from './glassbox'
 import { RunManager, type StartedRun } from './chat-runs'
