@@ -120,7 +120,7 @@ describe('the Markdown export as a viewer that renders raw HTML shows it', () =>
       createdAt: '2026-11-29T09:00:05Z',
       status: 'done',
       toolCalls: [
-        { callId: 'c1', name: 'execute_sql', args: { sql_query: 'SELECT 1' }, ok: true, output: '', data: { queryId: 'q1', columns: [hostile], rows: [[`<b>${hostile}</b>`]], rowCount: 1 } }
+        { callId: 'c1', name: 'execute_sql', args: { sql_query: 'SELECT 1' }, ok: true, output: '', data: { queryId: 'q1', databaseId: 'shop', sql: 'SELECT 1', engine: 'duckdb', columns: [hostile], rows: [[`<b>${hostile}</b>`]], totalRows: 1, shownRows: 1 } }
       ]
     }
   ]
