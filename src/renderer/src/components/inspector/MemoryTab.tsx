@@ -37,6 +37,10 @@ export function MemoryTab({ preview, budget, onBudget, loading }: Props): React.
   const { max, step } = sliderRange(preview, saved)
   const usedTokens = preview.memory.included.reduce((sum, item) => sum + item.tokens, 0)
   const disabled = memories.filter((memory) => !memory.enabled)
+  // Memories are trimmed in the local tokenizer's counts, so the budget and these figures share that count; the
+  // server's tokenizer differs by the scale the request's budget shows.
+  const scale = preview.budget?.tokenScale
+  const estimate = scale ? `estimated; the server counts about ×${scale.toFixed(2)}` : 'estimated'
 
   if (settings && !settings.memoryEnabled) {
     return (
@@ -57,7 +61,7 @@ export function MemoryTab({ preview, budget, onBudget, loading }: Props): React.
       </label>
       <div className="row small memory-tab-status">
         <span className="muted">
-          {preview.memory.included.length} included ({formatTokens(usedTokens)} tokens) · {preview.memory.dropped.length} trimmed
+          {preview.memory.included.length} included ({formatTokens(usedTokens)} tokens, {estimate}) · {preview.memory.dropped.length} trimmed
           {trying && ' · preview, not saved'}
         </span>
         {trying && loading && <span className="spinner small" />}
