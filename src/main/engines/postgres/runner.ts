@@ -1,9 +1,8 @@
-import { AsyncResource } from 'node:async_hooks'
 import pg from 'pg'
-import type { ServerConnection } from '../server-config'
+import type { TrustedServer } from '../../trust/server-trust'
+import type { ServerRunner } from '../query-protocol'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from '../query-result'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from '../result-budget'
-import { resolveTrustedServer } from '../../trust/server-trust'
 
 // Postgres, read-only by the SERVER: the session starts with default_transaction_read_only=on, every query
 // runs inside BEGIN READ ONLY … ROLLBACK with a statement_timeout, and the query itself becomes the body of
@@ -12,8 +11,12 @@ import { resolveTrustedServer } from '../../trust/server-trust'
 // one statement, so `SELECT 1; DROP TABLE x` never reaches the parser as two. Rows are fetched in batches
 // under the same row and byte budget as DuckDB; the rest are counted with MOVE, without transferring them.
 // Stop cancels the running statement on the server (pg_cancel_backend from a second connection).
+// This runs in the query process (query-child.ts), with the connection the app approved and resolved.
 
-const BATCH_ROWS = 200
+// A batch is sized by the bytes of the rows seen so far, not by a row count: the first FETCH takes one row,
+// later ones as many as fit in BATCH_BYTES, so rows of 20 MB arrive one at a time, not 200 (4 GB) at once.
+const BATCH_BYTES = 8 * 1024 * 1024
+const MAX_BATCH_ROWS = 1_000
 const CURSOR = 'glassbox_cursor'
 const CONNECT_TIMEOUT_MS = 10_000
 
@@ -23,11 +26,6 @@ const PARSED_TYPES = new Set([16, 21, 23, 26, 700, 701])
 const typeParsers = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
     PARSED_TYPES.has(oid) ? pg.types.getTypeParser(oid, format) : (value: string) => value
-}
-
-export interface PostgresHost {
-  run: (server: ServerConnection, request: QueryRequest) => Promise<QueryResult>
-  close: () => void
 }
 
 interface Session {
@@ -40,10 +38,10 @@ interface Session {
 }
 
 /** One connection per server, opened on first use and reused; a broken one is replaced on the next query. */
-export function createPostgresHost(): PostgresHost {
+export function createPostgresRunner(): ServerRunner {
   const sessions = new Map<string, Promise<Session>>()
 
-  const session = (server: ServerConnection): Promise<Session> => {
+  const session = (server: TrustedServer): Promise<Session> => {
     const key = serverKey(server)
     const existing = sessions.get(key)
     if (existing) return existing
@@ -85,12 +83,11 @@ export function createPostgresHost(): PostgresHost {
   }
 }
 
-function serverKey(server: ServerConnection): string {
+function serverKey(server: TrustedServer): string {
   return JSON.stringify([server.host, server.port, server.database, server.user])
 }
 
-export async function connect(server: ServerConnection): Promise<pg.Client> {
-  const trusted = await resolveTrustedServer(server, 'postgres')
+async function connect(trusted: TrustedServer): Promise<pg.Client> {
   const client = new pg.Client({
     host: trusted.host,
     port: trusted.port,
@@ -108,12 +105,12 @@ export async function connect(server: ServerConnection): Promise<pg.Client> {
     await client.connect()
   } catch (error) {
     void client.end().catch(() => undefined)
-    throw new Error(`Cannot connect to Postgres at ${server.host}:${server.port} (database ${server.database}, user ${trusted.user}): ${messageOf(error)}`)
+    throw new Error(`Cannot connect to Postgres at ${trusted.host}:${trusted.port} (database ${trusted.database}, user ${trusted.user}): ${messageOf(error)}`)
   }
   return client
 }
 
-async function runQuery(server: ServerConnection, entry: Session, request: QueryRequest): Promise<QueryResult> {
+async function runQuery(server: TrustedServer, entry: Session, request: QueryRequest): Promise<QueryResult> {
   const { client } = entry
   let stopped: 'timeout' | 'cancel' | null = null
   const stop = (why: 'timeout' | 'cancel'): void => {
@@ -125,8 +122,7 @@ async function runQuery(server: ServerConnection, entry: Session, request: Query
       void client.end().catch(() => undefined)
     })
   }
-  // Bound to the run's context: Stop arrives from elsewhere, and the cancel connection needs the run's approvals.
-  const onAbort = AsyncResource.bind((): void => stop('cancel'))
+  const onAbort = (): void => stop('cancel')
   request.signal.addEventListener('abort', onAbort, { once: true })
   // The server's statement_timeout stops the statement; this timer (a little later) covers a server that
   // does not answer at all.
@@ -148,11 +144,20 @@ async function runQuery(server: ServerConnection, entry: Session, request: Query
       maxCellChars: request.maxCellChars ?? DEFAULT_MAX_CELL_CHARS
     })
     let columns: string[] = []
+    let batchRows = 1
+    let rowsRead = 0
+    let bytesRead = 0
     while (collector.wantsRows) {
-      const batch = await client.query({ text: `FETCH ${BATCH_ROWS} FROM ${CURSOR}`, rowMode: 'array' })
+      const batch = await client.query<unknown[]>({ text: `FETCH ${batchRows} FROM ${CURSOR}`, rowMode: 'array' })
       if (columns.length === 0) columns = deduplicate(batch.fields.map((field) => field.name))
-      for (const row of batch.rows) collector.add(row)
-      if (batch.rows.length < BATCH_ROWS) break
+      for (const row of batch.rows) {
+        bytesRead += rowBytes(row)
+        collector.add(row)
+      }
+      rowsRead += batch.rows.length
+      if (batch.rows.length < batchRows) break
+      const fitting = Math.floor(BATCH_BYTES / Math.max(1, bytesRead / rowsRead))
+      batchRows = Math.max(1, Math.min(MAX_BATCH_ROWS, fitting, Math.max(1, request.keepRows - collector.rows.length)))
     }
     if (collector.open && collector.rows.length >= request.keepRows) {
       const moved = await client.query(`MOVE FORWARD ALL IN ${CURSOR}`)
@@ -177,7 +182,12 @@ async function runQuery(server: ServerConnection, entry: Session, request: Query
   }
 }
 
-async function cancelBackend(server: ServerConnection, pid: number | undefined): Promise<void> {
+/** Roughly what a row costs as the driver holds it (text as sent), to size the next FETCH. */
+function rowBytes(row: readonly unknown[]): number {
+  return row.reduce<number>((sum, cell) => sum + (typeof cell === 'string' ? cell.length : 8), 0)
+}
+
+async function cancelBackend(server: TrustedServer, pid: number | undefined): Promise<void> {
   if (!pid) throw new Error('no backend pid')
   const canceller = await connect(server)
   try {
