@@ -2,7 +2,7 @@ import pg from 'pg'
 import type { TrustedServer } from '../../trust/server-trust'
 import type { ServerRunner } from '../query-protocol'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from '../query-result'
-import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from '../result-budget'
+import { cutMarker, DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from '../result-budget'
 
 // Postgres, read-only by the SERVER: the session starts with default_transaction_read_only=on, every query
 // runs inside BEGIN READ ONLY … ROLLBACK with a statement_timeout, and the query itself becomes the body of
@@ -18,6 +18,7 @@ import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } fro
 const BATCH_BYTES = 8 * 1024 * 1024
 const MAX_BATCH_ROWS = 1_000
 const CURSOR = 'glassbox_cursor'
+const CUT_CURSOR = 'glassbox_cut_cursor'
 const CONNECT_TIMEOUT_MS = 10_000
 
 // Numbers and booleans are parsed; everything else stays as the server's text (dates keep their own
@@ -138,21 +139,21 @@ async function runQuery(server: TrustedServer, entry: Session, request: QueryReq
     } catch (error) {
       throw explainDeclareError(error, `DECLARE ${CURSOR} NO SCROLL CURSOR FOR `.length)
     }
-    const collector = new ResultCollector({
-      keepRows: request.keepRows,
-      maxBytes: request.maxBytes ?? DEFAULT_MAX_RESULT_BYTES,
-      maxCellChars: request.maxCellChars ?? DEFAULT_MAX_CELL_CHARS
-    })
-    let columns: string[] = []
+    const maxCellChars = request.maxCellChars ?? DEFAULT_MAX_CELL_CHARS
+    const collector = new ResultCollector({ keepRows: request.keepRows, maxBytes: request.maxBytes ?? DEFAULT_MAX_RESULT_BYTES, maxCellChars })
+    const shape = await client.query({ text: `FETCH 0 FROM ${CURSOR}`, rowMode: 'array' })
+    const columns = deduplicate(shape.fields.map((field) => field.name))
+    const cut = await declareCutCursor(client, body, shape.fields.map((field) => field.dataTypeID), maxCellChars)
+    const cursor = cut ? CUT_CURSOR : CURSOR
     let batchRows = 1
     let rowsRead = 0
     let bytesRead = 0
     while (collector.wantsRows) {
-      const batch = await client.query<unknown[]>({ text: `FETCH ${batchRows} FROM ${CURSOR}`, rowMode: 'array' })
-      if (columns.length === 0) columns = deduplicate(batch.fields.map((field) => field.name))
-      for (const row of batch.rows) {
-        bytesRead += rowBytes(row)
-        collector.add(row)
+      const batch = await client.query<unknown[]>({ text: `FETCH ${batchRows} FROM ${cursor}`, rowMode: 'array' })
+      for (const fetched of batch.rows) {
+        bytesRead += rowBytes(fetched)
+        if (cut) collector.add(...assembleCutRow(fetched, cut, maxCellChars))
+        else collector.add(fetched)
       }
       rowsRead += batch.rows.length
       if (batch.rows.length < batchRows) break
@@ -160,12 +161,8 @@ async function runQuery(server: TrustedServer, entry: Session, request: QueryReq
       batchRows = Math.max(1, Math.min(MAX_BATCH_ROWS, fitting, Math.max(1, request.keepRows - collector.rows.length)))
     }
     if (collector.open && collector.rows.length >= request.keepRows) {
-      const moved = await client.query(`MOVE FORWARD ALL IN ${CURSOR}`)
+      const moved = await client.query(`MOVE FORWARD ALL IN ${cursor}`)
       collector.count(moved.rowCount ?? 0)
-    }
-    if (columns.length === 0) {
-      const shape = await client.query({ text: `FETCH 0 FROM ${CURSOR}`, rowMode: 'array' })
-      columns = deduplicate(shape.fields.map((field) => field.name))
     }
     return collector.result(columns)
   } catch (error) {
@@ -180,6 +177,55 @@ async function runQuery(server: TrustedServer, entry: Session, request: QueryReq
     // ROLLBACK anyway, and the answer need not wait for it.
     if (!entry.broken) void client.query('ROLLBACK').catch(() => void (entry.broken = true))
   }
+}
+
+/** Per column of the query: whether the cut cursor sends it as (value, cut text, length) instead of as itself. */
+type CutPlan = boolean[]
+
+/**
+ * Long values are cut on the server, where the driver would otherwise have to build them whole (a 600 MB text
+ * is more than a JavaScript string can hold; 250 rows of 20 MB are 5 GB on the wire). Every column the
+ * driver gets as text is sent as three: the value itself when it is short, else only its first characters
+ * and its length. The query stays the cursor's body as it was checked above, now as a subquery whose
+ * columns are renamed by position (duplicate names stay legal); if the server will not take that, the
+ * query's own cursor is read instead, and the cells are cut here.
+ */
+async function declareCutCursor(client: pg.Client, body: string, types: readonly number[], maxChars: number): Promise<CutPlan | null> {
+  const plan = types.map((oid) => !PARSED_TYPES.has(oid))
+  if (!plan.some(Boolean)) return null
+  const names = types.map((_oid, index) => `c${index + 1}`)
+  const select = names.flatMap((name, index) => {
+    if (!plan[index]) return [`q.${name}`]
+    const long = `length(q.${name}::text) > ${maxChars}`
+    return [`CASE WHEN ${long} THEN NULL ELSE q.${name} END`, `CASE WHEN ${long} THEN left(q.${name}::text, ${maxChars}) END`, `CASE WHEN ${long} THEN length(q.${name}::text) END`]
+  })
+  // The newlines: a query ending in a -- comment must not comment out the closing parenthesis.
+  const text = `DECLARE ${CUT_CURSOR} NO SCROLL CURSOR FOR SELECT ${select.join(', ')} FROM (\n${body}\n) AS q(${names.join(', ')})`
+  await client.query('SAVEPOINT glassbox_cut')
+  try {
+    const declare: pg.QueryConfig & { queryMode: 'extended' } = { text, queryMode: 'extended' }
+    await client.query(declare)
+    return plan
+  } catch {
+    await client.query('ROLLBACK TO SAVEPOINT glassbox_cut')
+    return null
+  }
+}
+
+/** A row of the cut cursor as the query's own columns, and which of them are already cut. */
+function assembleCutRow(fetched: readonly unknown[], plan: CutPlan, maxChars: number): [unknown[], Set<number>] {
+  const row: unknown[] = []
+  const cutColumns = new Set<number>()
+  let at = 0
+  plan.forEach((isCut, column) => {
+    if (!isCut) return void row.push(fetched[at++])
+    const [value, kept, length] = [fetched[at], fetched[at + 1], fetched[at + 2]]
+    at += 3
+    if (typeof kept !== 'string') return void row.push(value)
+    cutColumns.add(column)
+    row.push(cutMarker(kept, Number(length) - maxChars))
+  })
+  return [row, cutColumns]
 }
 
 /** Roughly what a row costs as the driver holds it (text as sent), to size the next FETCH. */
