@@ -95,6 +95,20 @@ describe.skipIf(!postgres)('Postgres queries out of the process', () => {
     expect(queryChildren()).not.toContain(pid)
   }, 60_000)
 
+  it('kills a query process that does not answer Stop, and starts a fresh one for the next query', async () => {
+    await run('SELECT 1')
+    const [pid] = queryChildren()
+    const controller = new AbortController()
+    const running = run('SELECT pg_sleep(30)', controller.signal)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    process.kill(pid, 'SIGSTOP')
+    controller.abort()
+    const result = await running
+    expect(result.output).toMatch(/cancelled/)
+    expect((await run('SELECT 3 AS three')).output).toContain('| 3 |')
+    expect(queryChildren()).not.toContain(pid)
+  }, 60_000)
+
   it('Stop cancels the statement on the server and the process stays for the next query', async () => {
     await run('SELECT 1')
     const [pid] = queryChildren()
