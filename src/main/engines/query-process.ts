@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { resolveTrustedServer } from '../trust/server-trust'
-import { childReplySchema, FATAL_MARKER, type ChildReply, type ChildRequest } from './query-protocol'
+import { childReplySchema, exitReason, QUERY_PROCESS_HEAP_MB, type ChildReply, type ChildRequest } from './query-protocol'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from './query-result'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from './result-budget'
 import type { ServerConnection } from './server-config'
@@ -16,8 +16,6 @@ import type { ServerConnection } from './server-config'
 // gets the approved, resolved connection and nothing else (not the environment: drivers such as pg would
 // read PGPASSWORD and friends from it).
 
-/** The child's JavaScript heap, in MB: past it V8 ends the child ("out of memory at 1.5 GB"). */
-export const QUERY_PROCESS_HEAP_MB = 1536
 /** How long a Stop may take in the child (it cancels the statement on the server) before the child is killed. */
 const STOP_GRACE_MS = 2_000
 /** How long past the query's own time limit (the server's, then the child's timer) before the child is killed. */
@@ -167,16 +165,6 @@ function holdOpen(child: RunningChild, busy: boolean): void {
   const stderr = child.process.stderr as (NodeJS.ReadableStream & { ref?: () => void; unref?: () => void }) | null
   if (busy) stderr?.ref?.()
   else stderr?.unref?.()
-}
-
-/** Why the child ended, as the query's error says it. */
-export function exitReason(stderr: string, code: number | null, signal: NodeJS.Signals | null): string {
-  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderr)) {
-    return `The query engine stopped: out of memory at ${QUERY_PROCESS_HEAP_MB / 1024} GB. Ask for fewer or smaller values (columns, LIMIT, aggregates, left(column, n)); the next query starts it again.`
-  }
-  const fatal = stderr.split('\n').find((line) => line.startsWith(FATAL_MARKER))
-  const detail = fatal ? fatal.slice(FATAL_MARKER.length).trim() : signal ? `killed by ${signal}` : `exit code ${code}`
-  return `The query engine stopped unexpectedly: ${detail}. The next query starts it again.`
 }
 
 /** The child's entry: the TypeScript source (run through tsx) beside this file, or the built query-child.js. */

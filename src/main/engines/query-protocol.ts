@@ -48,5 +48,18 @@ export const childReplySchema = z.discriminatedUnion('ok', [
 ])
 export type ChildReply = z.infer<typeof childReplySchema>
 
+/** A query process's JavaScript heap, in MB: past it V8 ends the process ("out of memory at 1.5 GB"). */
+export const QUERY_PROCESS_HEAP_MB = 1536
+
 /** Written to stderr by a query process about to exit on an error nothing caught (the driver's own). */
 export const FATAL_MARKER = 'glassbox query process fatal: '
+
+/** Why the child ended, as the query's error says it. */
+export function exitReason(stderr: string, code: number | null, signal: NodeJS.Signals | null): string {
+  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderr)) {
+    return `The query engine stopped: out of memory at ${QUERY_PROCESS_HEAP_MB / 1024} GB. Ask for fewer or smaller values (columns, LIMIT, aggregates, left(column, n)); the next query starts it again.`
+  }
+  const fatal = stderr.split('\n').find((line) => line.startsWith(FATAL_MARKER))
+  const detail = fatal ? fatal.slice(FATAL_MARKER.length).trim() : signal ? `killed by ${signal}` : `exit code ${code}`
+  return `The query engine stopped unexpectedly: ${detail}. The next query starts it again.`
+}
