@@ -7,6 +7,9 @@ import { ANALYST, postgresAvailable, postgresConfig, SHOP_SQL, startPostgres, ty
 import { executeSqlTool } from '../agent/tools/execute-sql'
 import { makeToolContext } from '../agent/tools/tool-context.testing'
 import { trustingEverything } from '../trust/trust.testing'
+import { postgresEngine } from './postgres'
+import { createServerQueryHost } from './query-process'
+import { Secret } from './server-config'
 
 // Server queries run in a child process: what a query returns or does to the driver (a value too long for a
 // JavaScript string, gigabytes of rows, a killed process) is a tool error here, never the end of this process,
@@ -94,6 +97,20 @@ describe.skipIf(!postgres)('Postgres queries out of the process', () => {
     expect((await run('SELECT 1 AS one')).output).toContain('| 1 |')
     expect(queryChildren()).not.toContain(pid)
   }, 60_000)
+
+  it('reports a query process that runs out of memory as such, and answers the next query', async () => {
+    const host = createServerQueryHost(postgresEngine.id)
+    const server = { host: cluster.host, port: cluster.port, database: cluster.database, user: ANALYST.user, password: new Secret(ANALYST.password), schemaName: null }
+    // A budget far past the query process's heap, so the process itself is what stops.
+    const request = (sql: string, keepRows: number) => ({ sql, keepRows, maxBytes: 100 * 1024 ** 3, timeoutMs: 120_000, signal: new AbortController().signal })
+    try {
+      const huge = trustingEverything(temp.dir, () => host.run(server, request("SELECT repeat('x', 9000) FROM generate_series(1, 250000)", 1_000_000)))
+      await expect(huge).rejects.toThrow(/The query engine stopped: out of memory at 1.5 GB/)
+      expect((await trustingEverything(temp.dir, () => host.run(server, request('SELECT 4 AS four', 10)))).rows).toEqual([[4]])
+    } finally {
+      host.close()
+    }
+  }, 180_000)
 
   it('kills a query process that does not answer Stop, and starts a fresh one for the next query', async () => {
     await run('SELECT 1')

@@ -45,4 +45,17 @@ describe('the SQLite query process', () => {
     await expect(running).rejects.toThrow(/The query engine stopped unexpectedly: killed by SIGKILL/)
     expect((await query('SELECT count(*) AS n FROM t')).rows).toEqual([[2]])
   }, 30_000)
+
+  it('reports a child that runs out of memory as such, and answers the next query', async () => {
+    // A budget far past the child's heap, so the child itself is what stops.
+    const huge = host.run(path, {
+      sql: "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r LIMIT 400000) SELECT i, printf('%.*c', 9000, 'x') FROM r",
+      keepRows: 1_000_000,
+      maxBytes: 100 * 1024 ** 3,
+      timeoutMs: 120_000,
+      signal: new AbortController().signal
+    })
+    await expect(huge).rejects.toThrow(/The query engine stopped: out of memory at 1.5 GB/)
+    expect((await query('SELECT count(*) AS n FROM t')).rows).toEqual([[2]])
+  }, 150_000)
 })
