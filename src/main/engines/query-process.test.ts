@@ -86,6 +86,14 @@ describe.skipIf(!postgres)('Postgres queries out of the process', () => {
     expect(result.output).toContain('| 1 | x | 2024-01-02 | {1,2} |')
   })
 
+  it('reads the query as it is when the server will not take the cutting subquery (too many columns for it)', async () => {
+    const wide = Array.from({ length: 600 }, (_, index) => `'v${index}' AS c${index}`).join(', ')
+    const result = await run(`SELECT ${wide}, repeat('x', 20000) AS long`)
+    expect(result.ok, result.output).toBe(true)
+    expect(storedCell(result.output, 0, 599)).toBe('v599')
+    expect(storedCell(result.output, 0, 600)).toMatch(/^x{10000}… \[10,000 more characters\]$/)
+  })
+
   it('reports a query process killed mid-query as a tool error, and starts a fresh one for the next query', async () => {
     const running = run('SELECT pg_sleep(30)')
     const pid = await whenQueryChildStarted()
