@@ -60,8 +60,9 @@ export function createServerQueryHost(engine: string): ServerQueryHost {
     const started = fork(entry.path, [], {
       execPath: process.execPath,
       execArgv: [`--max-old-space-size=${QUERY_PROCESS_HEAP_MB}`, ...entry.execArgv],
-      // ELECTRON_RUN_AS_NODE: under Electron the child is the Electron binary, run as plain Node.
-      env: { ELECTRON_RUN_AS_NODE: '1' },
+      // ELECTRON_RUN_AS_NODE: under Electron the child is the Electron binary, run as plain Node. Windows
+      // needs SystemRoot for sockets; nothing else of the user's environment is passed.
+      env: { ELECTRON_RUN_AS_NODE: '1', ...(process.platform === 'win32' && process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}) },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'json'
     })

@@ -13,8 +13,9 @@ import { cutMarker, DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultColl
 // Stop cancels the running statement on the server (pg_cancel_backend from a second connection).
 // This runs in the query process (query-child.ts), with the connection the app approved and resolved.
 
-// A batch is sized by the bytes of the rows seen so far, not by a row count: the first FETCH takes one row,
-// later ones as many as fit in BATCH_BYTES, so rows of 20 MB arrive one at a time, not 200 (4 GB) at once.
+// A batch is sized by bytes, not by a row count: when long values are cut on the server (below), by the
+// bound that gives a row; otherwise the first FETCH takes one row and later ones as many as fit in
+// BATCH_BYTES by the rows seen so far, so rows of 20 MB arrive one at a time, not 200 (4 GB) at once.
 const BATCH_BYTES = 8 * 1024 * 1024
 const MAX_BATCH_ROWS = 1_000
 const CURSOR = 'glassbox_cursor'
@@ -143,9 +144,12 @@ async function runQuery(server: TrustedServer, entry: Session, request: QueryReq
     const collector = new ResultCollector({ keepRows: request.keepRows, maxBytes: request.maxBytes ?? DEFAULT_MAX_RESULT_BYTES, maxCellChars })
     const shape = await client.query({ text: `FETCH 0 FROM ${CURSOR}`, rowMode: 'array' })
     const columns = deduplicate(shape.fields.map((field) => field.name))
-    const cut = await declareCutCursor(client, body, shape.fields.map((field) => field.dataTypeID), maxCellChars)
+    const textColumns = shape.fields.map((field) => !PARSED_TYPES.has(field.dataTypeID))
+    const cut = textColumns.some(Boolean) ? await declareCutCursor(client, body, textColumns, maxCellChars) : null
     const cursor = cut ? CUT_CURSOR : CURSOR
-    let batchRows = 1
+    // Rows of numbers, or with every text cut on the server, have a known bound: the first batch can be full.
+    const rowBound = cut || !textColumns.some(Boolean) ? textColumns.reduce((sum, isText) => sum + (isText ? maxCellChars * 4 + 64 : 64), 0) : null
+    let batchRows = rowBound === null ? 1 : Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(BATCH_BYTES / rowBound), Math.max(1, request.keepRows)))
     let rowsRead = 0
     let bytesRead = 0
     while (collector.wantsRows) {
@@ -190,10 +194,8 @@ type CutPlan = boolean[]
  * columns are renamed by position (duplicate names stay legal); if the server will not take that, the
  * query's own cursor is read instead, and the cells are cut here.
  */
-async function declareCutCursor(client: pg.Client, body: string, types: readonly number[], maxChars: number): Promise<CutPlan | null> {
-  const plan = types.map((oid) => !PARSED_TYPES.has(oid))
-  if (!plan.some(Boolean)) return null
-  const names = types.map((_oid, index) => `c${index + 1}`)
+async function declareCutCursor(client: pg.Client, body: string, plan: CutPlan, maxChars: number): Promise<CutPlan | null> {
+  const names = plan.map((_isText, index) => `c${index + 1}`)
   const select = names.flatMap((name, index) => {
     if (!plan[index]) return [`q.${name}`]
     const long = `length(q.${name}::text) > ${maxChars}`
