@@ -9,7 +9,8 @@ export default defineConfig({
   main: {
     esbuild: mainJsx,
     build: {
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } }
+      // query-child: the process server queries run in (src/main/engines/query-process.ts forks it).
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'query-child': resolve(__dirname, 'src/main/engines/query-child.ts') } }
     }
   },
   // A sandboxed preload may only require 'electron': bundle everything else into it.

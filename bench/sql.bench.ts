@@ -6,17 +6,19 @@ import { makeTempDir } from '../test/support/fixtures'
 import { ANALYST, findPostgresBin, postgresConfig, SHOP_SQL, startPostgres } from '../test/support/postgres-server'
 import { executeSqlTool } from '../src/main/agent/tools/execute-sql'
 import { makeToolContext } from '../src/main/agent/tools/tool-context.testing'
+import { trustingEverything } from '../src/main/trust/trust.testing'
 import { measure, withFloor, type Figure } from './harness'
 
 // sql/parquet-scan-1m: an aggregate over a 1M-row Parquet file in the project through execute_sql (locked
 // DuckDB, parse-tree vetting, path rewrite, result budget); floor: the same query on a plain DuckDB.
 // sql/postgres-round: a simple aggregate on a live Postgres through execute_sql (read-only transaction,
-// cursor, caps); floor: the same query with `pg` directly on an open connection.
+// cursor, caps, in the query process); floor: the same query with `pg` directly on an open connection.
+// sql/postgres-wide-values: 250 rows of 20 MB each through execute_sql, cut to 10,000 characters a cell on the
+// server (no floor: `pg` alone would move 5 GB).
 
 export async function* figures(): AsyncGenerator<Figure> {
   yield await parquetFigure()
-  const postgres = await postgresFigure()
-  if (postgres) yield postgres
+  yield* await postgresFigures()
 }
 
 async function parquetFigure(): Promise<Figure> {
@@ -35,7 +37,7 @@ async function parquetFigure(): Promise<Figure> {
       const figure = await measure(
         'sql/parquet-scan-1m',
         async () => {
-          const result = await executeSqlTool.invoke({ sql_query: sql }, ctx)
+          const result = await trustingEverything(temp.dir, () => executeSqlTool.invoke({ sql_query: sql }, ctx))
           if (!result.ok || !result.output.includes('| 250000 |')) throw new Error(`parquet bench: ${result.output}`)
         },
         { n: 20 }
@@ -52,10 +54,10 @@ async function parquetFigure(): Promise<Figure> {
   }
 }
 
-async function postgresFigure(): Promise<Figure | null> {
+async function postgresFigures(): Promise<Figure[]> {
   if (!findPostgresBin()) {
     process.stderr.write('sql/postgres-round skipped: install Debian `postgresql` (initdb, pg_ctl) to measure it.\n')
-    return null
+    return []
   }
   const cluster = await startPostgres(SHOP_SQL)
   const temp = makeTempDir('glassbox-bench-pg-')
@@ -67,11 +69,20 @@ async function postgresFigure(): Promise<Figure | null> {
   await raw.connect()
   try {
     const figure = await measure('sql/postgres-round', async () => {
-      const result = await executeSqlTool.invoke({ sql_query: sql }, ctx)
+      const result = await trustingEverything(temp.dir, () => executeSqlTool.invoke({ sql_query: sql }, ctx))
       if (!result.ok || !result.output.includes('| north |')) throw new Error(`postgres bench: ${result.output}`)
     })
     const floor = await measure('pg-direct/aggregate', () => raw.query(sql))
-    return withFloor(figure, floor)
+    const wide = await measure(
+      'sql/postgres-wide-values',
+      async () => {
+        const wideSql = "SELECT g, repeat('x', 20000000) AS s FROM generate_series(1, 250) g"
+        const result = await trustingEverything(temp.dir, () => executeSqlTool.invoke({ sql_query: wideSql }, ctx))
+        if (!result.ok || !result.output.includes('(250 total)')) throw new Error(`postgres bench: ${result.output}`)
+      },
+      { n: 5, warmup: 1 }
+    )
+    return [withFloor(figure, floor), wide]
   } finally {
     await raw.end()
     ctx.close()

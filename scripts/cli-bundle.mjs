@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url'
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const OUT_DIR = join(ROOT, 'out', 'cli')
 const INFO_FILE = 'build-info.json'
-const ENTRIES = { cli: 'src/main/cli.ts', web: 'src/main/web/start.ts' }
+// query-child: the process server queries run in (src/main/engines/query-process.ts forks it from here).
+const ENTRIES = { cli: 'src/main/cli.ts', web: 'src/main/web/start.ts', 'query-child': 'src/main/engines/query-child.ts' }
 const EXTERNAL = ['better-sqlite3', '@duckdb/*', 'pg', 'pg-*', '@langchain/*', 'chokidar', 'electron', 'esbuild', 'playwright-core', 'tsx', 'vitest']
 /** Files that change the bundle without being one of its inputs. */
 const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs']

@@ -35,12 +35,12 @@ export class ResultCollector {
     return this.open && this.rows.length < this.limits.keepRows
   }
 
-  /** Adds one row (raw engine values). */
-  add(values: readonly unknown[]): void {
+  /** Adds one row (raw engine values); `alreadyCut`: columns the engine cut itself (with cutMarker). */
+  add(values: readonly unknown[], alreadyCut?: ReadonlySet<number>): void {
     if (!this.open) return
     this.totalRows++
     if (this.rows.length >= this.limits.keepRows) return
-    const row = values.map((value) => capCell(toCell(value), this.limits.maxCellChars))
+    const row = values.map((value, column) => (alreadyCut?.has(column) ? toCell(value) : capCell(toCell(value), this.limits.maxCellChars)))
     const size = row.reduce<number>((sum, cell) => sum + cellBytes(cell), 0)
     if (this.bytes + size > this.limits.maxBytes) {
       this.totalRows--
@@ -65,7 +65,12 @@ export function capCell(cell: CellValue, maxChars: number): CellValue {
   if (typeof cell !== 'string' || cell.length <= maxChars) return cell
   // A plain slice would be a view that keeps the whole original string alive (20 MB per cell); copy it out.
   const kept = Buffer.from(cell.slice(0, maxChars), 'utf16le').toString('utf16le')
-  return `${kept}… [${(cell.length - maxChars).toLocaleString('en-US')} more characters]`
+  return cutMarker(kept, cell.length - maxChars)
+}
+
+/** A cell's first characters and how many more there were, as every engine shows a cut cell. */
+export function cutMarker(kept: string, omitted: number): string {
+  return `${kept}… [${omitted.toLocaleString('en-US')} more characters]`
 }
 
 function cellBytes(cell: CellValue): number {

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
 import { ANALYST, postgresAvailable, startPostgres, type PostgresCluster } from '../../../test/support/postgres-server'
-import { createPostgresHost, type PostgresHost } from '../engines/postgres/runner'
+import { postgresEngine } from '../engines/postgres'
+import { createServerQueryHost, type ServerQueryHost } from '../engines/query-process'
 import { Secret } from '../engines/server-config'
 import { trustingEverything } from '../trust/trust.testing'
 import { judgeAnswer } from './classify-case'
@@ -80,10 +81,10 @@ const postgres = postgresAvailable()
 
 describe.skipIf(!postgres)('the verdict corpus on Postgres', () => {
   let cluster: PostgresCluster
-  let host: PostgresHost
+  let host: ServerQueryHost
   beforeAll(async () => {
     cluster = await startPostgres(`${CORPUS_SCHEMA}\nGRANT SELECT ON ALL TABLES IN SCHEMA public TO ${ANALYST.user};`)
-    host = createPostgresHost()
+    host = createServerQueryHost(postgresEngine.id)
   }, 120_000)
   afterAll(async () => {
     host?.close()

@@ -3,6 +3,9 @@ import { READ_ONLY_HINT, vetDuckDbQuery, vetStoredDefinitions } from './guard'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from '../query-result'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from '../result-budget'
 
+/** The buffer memory one DuckDB instance may use (each open database file is one instance). */
+const DUCKDB_MEMORY_LIMIT = '1GB'
+
 // DuckDB opened so that the ENGINE refuses writes and reaches nothing outside the project: read-only access
 // mode for database files, external access off except for the exact project files and folders it is
 // given (allowed_paths / allowed_directories, which DuckDB checks after resolving symlinks), no extension
@@ -15,7 +18,10 @@ const CREATE_OPTIONS: Record<string, string> = {
   allow_unsigned_extensions: 'false',
   // Spilling would write <file>.tmp next to the data, inside the user's project: a query too big for memory
   // fails instead.
-  max_temp_directory_size: '0B'
+  max_temp_directory_size: '0B',
+  // DuckDB runs inside the app's process, and by default takes up to 80% of the machine's memory: a query
+  // past this limit is an "Out of Memory" tool error, and the app stays within bounds.
+  memory_limit: DUCKDB_MEMORY_LIMIT
 }
 
 /** The options a locked instance ends up with (after `openLockedDuckDb` has finished its set-up). */

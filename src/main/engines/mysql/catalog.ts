@@ -3,7 +3,7 @@ import { quoteLiteral } from '../catalog'
 import type { QueryResult } from '../query-result'
 import type { ServerConnection } from '../server-config'
 import { PREVIEW_CELL_CAP, PREVIEW_ROWS, pythonFloat, pythonJson, type ColumnInfo, type TableContent } from '../table-content'
-import { createMysqlHost } from './runner'
+import { createServerQueryHost } from '../query-process'
 
 // A MySQL/MariaDB database as a sync source, read through the same read-only runner as execute_sql. The
 // database is the only schema (`schema=<database>`). Types are the server's own (COLUMN_TYPE: `int(11)`,
@@ -23,7 +23,7 @@ interface ColumnRow {
 }
 
 export function openMysqlSource(server: ServerConnection, signal: AbortSignal): DataSource {
-  const host = createMysqlHost()
+  const host = createServerQueryHost('mysql')
   const query = (sql: string, keepRows = 100_000): Promise<QueryResult> => host.run(server, { sql, keepRows, timeoutMs: SYNC_TIMEOUT_MS, signal })
   return {
     warnings: [],

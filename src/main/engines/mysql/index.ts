@@ -1,7 +1,7 @@
 import type { Engine } from '../engine'
+import { createServerQueryHost } from '../query-process'
 import { readServerConnection } from '../server-config'
 import { MySqlRules } from './dialect'
-import type { MysqlHost } from './runner'
 
 // MySQL and MariaDB servers, through `mysql2`.
 
@@ -15,15 +15,14 @@ export const mysqlEngine: Engine = {
   dialect: { types: ['mysql', 'mariadb'], Rules: MySqlRules },
   resolveConnection: (entry, problem) => readServerConnection(entry, { label: 'mysql', port: 3306 }, problem),
   createHost: () => {
-    // The driver loads with the first query, not with every project that merely lists a server.
-    let host: Promise<MysqlHost> | null = null
+    // Out of the app's process, started with the first query (query-process.ts).
+    const host = createServerQueryHost('mysql')
     return {
-      run: async (database, request) => {
-        if (!database.server) throw new Error(`${database.id} has no server connection`)
-        host ??= import('./runner').then((runner) => runner.createMysqlHost())
-        return (await host).run(database.server, request)
+      run: (database, request) => {
+        if (!database.server) return Promise.reject(new Error(`${database.id} has no server connection`))
+        return host.run(database.server, request)
       },
-      close: () => void host?.then((opened) => opened.close())
+      close: () => host.close()
     }
   },
   catalog: { kind: 'server', open: async (server, signal) => (await import('./catalog')).openMysqlSource(server, signal) }

@@ -1,7 +1,6 @@
-import { AsyncResource } from 'node:async_hooks'
 import mysql from 'mysql2'
-import { resolveTrustedServer } from '../../trust/server-trust'
-import type { ServerConnection } from '../server-config'
+import type { TrustedServer } from '../../trust/server-trust'
+import type { ServerRunner } from '../query-protocol'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from '../query-result'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from '../result-budget'
 import { refusedConstruct } from './statement-check'
@@ -14,13 +13,9 @@ import { refusedConstruct } from './statement-check'
 // statement-check.ts). Multiple statements are off in the protocol. The server's own statement time limit
 // applies (max_statement_time on MariaDB, max_execution_time on MySQL), and Stop is KILL QUERY from a
 // second connection. Rows stream under the same row and byte budget as every other engine.
+// This runs in the query process (query-child.ts), with the connection the app approved and resolved.
 
 const CONNECT_TIMEOUT_MS = 10_000
-
-export interface MysqlHost {
-  run: (server: ServerConnection, request: QueryRequest) => Promise<QueryResult>
-  close: () => void
-}
 
 interface Session {
   connection: mysql.Connection
@@ -31,10 +26,10 @@ interface Session {
 }
 
 /** One connection per server, opened on first use and reused; a broken one is replaced on the next query. */
-export function createMysqlHost(): MysqlHost {
+export function createMysqlRunner(): ServerRunner {
   const sessions = new Map<string, Promise<Session>>()
 
-  const session = (server: ServerConnection): Promise<Session> => {
+  const session = (server: TrustedServer): Promise<Session> => {
     const key = serverKey(server)
     const existing = sessions.get(key)
     if (existing) return existing
@@ -72,13 +67,11 @@ export function createMysqlHost(): MysqlHost {
   }
 }
 
-function serverKey(server: ServerConnection): string {
+function serverKey(server: TrustedServer): string {
   return JSON.stringify([server.host, server.port, server.database, server.user])
 }
 
-export async function connect(server: ServerConnection): Promise<mysql.Connection> {
-  // Nothing is sent before the user approved exactly this server, user and these environment variables.
-  const trusted = await resolveTrustedServer(server, 'mysql')
+async function connect(trusted: TrustedServer): Promise<mysql.Connection> {
   const connection = mysql.createConnection({
     host: trusted.host,
     port: trusted.port,
@@ -98,12 +91,12 @@ export async function connect(server: ServerConnection): Promise<mysql.Connectio
     connection.connect((error) => {
       if (!error) return resolve(connection)
       connection.destroy()
-      reject(new Error(`Cannot connect to MySQL at ${server.host}:${server.port} (database ${server.database}, user ${trusted.user}): ${error.message}`))
+      reject(new Error(`Cannot connect to MySQL at ${trusted.host}:${trusted.port} (database ${trusted.database}, user ${trusted.user}): ${error.message}`))
     })
   })
 }
 
-async function openSession(server: ServerConnection): Promise<Session> {
+async function openSession(server: TrustedServer): Promise<Session> {
   const connection = await connect(server)
   try {
     // Read-only from the first statement of the session, whatever a later statement tries.
@@ -126,7 +119,7 @@ function simple(connection: mysql.Connection, sql: string): Promise<unknown[][]>
   })
 }
 
-async function runQuery(server: ServerConnection, entry: Session, request: QueryRequest): Promise<QueryResult> {
+async function runQuery(server: TrustedServer, entry: Session, request: QueryRequest): Promise<QueryResult> {
   const { connection } = entry
   let stopped: 'timeout' | 'cancel' | null = null
   const stop = (why: 'timeout' | 'cancel'): void => {
@@ -138,8 +131,7 @@ async function runQuery(server: ServerConnection, entry: Session, request: Query
       connection.destroy()
     })
   }
-  // Bound to the run's context: Stop arrives from elsewhere, and the cancel connection needs the run's approvals.
-  const onAbort = AsyncResource.bind((): void => stop('cancel'))
+  const onAbort = (): void => stop('cancel')
   request.signal.addEventListener('abort', onAbort, { once: true })
   // The server's own limit stops the statement; this timer (a little later) covers a server that does not answer.
   const timer = setTimeout(() => stop('timeout'), request.timeoutMs + 2_000)
@@ -240,7 +232,7 @@ function streamRows(entry: Session, body: string, request: QueryRequest): Promis
   })
 }
 
-async function killQuery(server: ServerConnection, threadId: number): Promise<void> {
+async function killQuery(server: TrustedServer, threadId: number): Promise<void> {
   if (!Number.isInteger(threadId) || threadId <= 0) throw new Error('no thread id')
   const killer = await connect(server)
   try {

@@ -1,4 +1,4 @@
-import { createPostgresHost, type PostgresHost } from './runner'
+import { createServerQueryHost, type ServerQueryHost } from '../query-process'
 import type { QueryResult } from '../query-result'
 import type { ServerConnection } from '../server-config'
 import { quoteIdentifier, quoteLiteral, type DataSource, type TableName } from '../catalog'
@@ -27,7 +27,7 @@ const CUT_CATEGORIES = new Set(['S', 'A', 'U', 'E', 'G', 'I', 'R', 'X'])
 const SEPARATOR = '\u001f'
 
 export function openPostgresSource(server: ServerConnection, signal: AbortSignal): DataSource {
-  const host: PostgresHost = createPostgresHost()
+  const host: ServerQueryHost = createServerQueryHost('postgres')
   const query = (sql: string, keepRows = 100_000): Promise<QueryResult> =>
     host.run(server, { sql, keepRows, timeoutMs: SYNC_TIMEOUT_MS, signal })
   return {

@@ -1,7 +1,7 @@
 import type { Engine } from '../engine'
+import { createServerQueryHost } from '../query-process'
 import { readServerConnection } from '../server-config'
 import { PostgresRules } from './dialect'
-import type { PostgresHost } from './runner'
 
 // Postgres servers (and Postgres-compatible ones such as Citus), through `pg`.
 
@@ -15,15 +15,14 @@ export const postgresEngine: Engine = {
   dialect: { types: ['postgres', 'postgresql'], Rules: PostgresRules },
   resolveConnection: (entry, problem) => readServerConnection(entry, { label: 'postgres', port: 5432 }, problem),
   createHost: () => {
-    // The driver loads with the first query, not with every project that merely lists a server.
-    let host: Promise<PostgresHost> | null = null
+    // Out of the app's process, started with the first query (query-process.ts).
+    const host = createServerQueryHost('postgres')
     return {
-      run: async (database, request) => {
-        if (!database.server) throw new Error(`${database.id} has no server connection`)
-        host ??= import('./runner').then((runner) => runner.createPostgresHost())
-        return (await host).run(database.server, request)
+      run: (database, request) => {
+        if (!database.server) return Promise.reject(new Error(`${database.id} has no server connection`))
+        return host.run(database.server, request)
       },
-      close: () => void host?.then((opened) => opened.close())
+      close: () => host.close()
     }
   },
   catalog: { kind: 'server', open: async (server, signal) => (await import('./catalog')).openPostgresSource(server, signal) }

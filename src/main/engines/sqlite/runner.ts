@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, toCell, type QueryRequest, type QueryResult } from '../query-result'
 import { resolveNativeBinding } from '../../store/native-binding'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../result-budget'
+import { exitReason, QUERY_PROCESS_HEAP_MB } from '../query-protocol'
 
 // SQLite queries run in a short-lived child process so a query that never ends can be stopped for real:
 // a native sqlite3_step does not return to JavaScript, so neither a worker's terminate() nor a timer in
@@ -99,7 +100,8 @@ export function createSqliteHost(): SqliteHost {
 
   const spawnChild = (): ChildProcess => {
     // ELECTRON_RUN_AS_NODE makes the Electron binary behave as Node, so the same native build loads.
-    const started = spawn(process.execPath, ['-e', CHILD_SOURCE], {
+    // The heap cap: what a query makes the child hold ends the child (a tool error), never the app.
+    const started = spawn(process.execPath, [`--max-old-space-size=${QUERY_PROCESS_HEAP_MB}`, '-e', CHILD_SOURCE], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: {
         ...process.env,
@@ -130,8 +132,7 @@ export function createSqliteHost(): SqliteHost {
         if (!reply.success) return finish(() => reject(new Error('The SQLite query process sent an unreadable reply.')))
         if (reply.data.id === id) finish(() => settleReply(reply.data))
       }
-      const onExit = (code: number | null): void =>
-        finish(() => reject(new Error(`The SQLite query process ended early (exit ${code}). ${stderr.trim()}`.trim())))
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => finish(() => reject(new Error(exitReason(stderr, code, signal))))
       const kill = (error: Error): void =>
         finish(() => {
           // Forget it now, not at its exit event: the next query must not be sent to a dying process.

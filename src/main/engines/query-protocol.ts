@@ -1,0 +1,65 @@
+import { z } from 'zod'
+import type { TrustedServer } from '../trust/server-trust'
+import type { QueryRequest, QueryResult } from './query-result'
+
+// The messages between the app and its query process (query-child.ts): a job to run with the connection the
+// user approved, a Stop, and the answers. Both sides check what they receive: the other side is another
+// process, and one that may just have run out of memory.
+
+/** What a query process runs a server query with: already approved and resolved in the app. */
+export interface ServerRunner {
+  run: (server: TrustedServer, request: QueryRequest) => Promise<QueryResult>
+  close: () => void
+}
+
+const trustedServerSchema = z.object({ host: z.string(), port: z.number().int(), database: z.string(), user: z.string(), password: z.string() })
+
+export const childRequestSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('run'),
+    id: z.number().int(),
+    engine: z.string(),
+    server: trustedServerSchema,
+    sql: z.string(),
+    keepRows: z.number().int().nonnegative(),
+    maxBytes: z.number().int().positive(),
+    maxCellChars: z.number().int().positive(),
+    timeoutMs: z.number().positive()
+  }),
+  z.object({ type: z.literal('cancel'), id: z.number().int() })
+])
+export type ChildRequest = z.infer<typeof childRequestSchema>
+
+/** How a query failed in the child: the app turns each kind back into the error the engines throw in-process. */
+export const failureKinds = ['timeout', 'cancelled', 'refused', 'error'] as const
+
+const cellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()])
+
+export const childReplySchema = z.discriminatedUnion('ok', [
+  z.object({
+    id: z.number().int(),
+    ok: z.literal(true),
+    columns: z.array(z.string()),
+    rows: z.array(z.array(cellSchema)),
+    totalRows: z.number().int().nonnegative(),
+    truncatedAtBytes: z.number().nullable()
+  }),
+  z.object({ id: z.number().int(), ok: z.literal(false), kind: z.enum(failureKinds), message: z.string() })
+])
+export type ChildReply = z.infer<typeof childReplySchema>
+
+/** A query process's JavaScript heap, in MB: past it V8 ends the process ("out of memory at 1.5 GB"). */
+export const QUERY_PROCESS_HEAP_MB = 1536
+
+/** Written to stderr by a query process about to exit on an error nothing caught (the driver's own). */
+export const FATAL_MARKER = 'glassbox query process fatal: '
+
+/** Why the child ended, as the query's error says it. */
+export function exitReason(stderr: string, code: number | null, signal: NodeJS.Signals | null): string {
+  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderr)) {
+    return `The query engine stopped: out of memory at ${QUERY_PROCESS_HEAP_MB / 1024} GB. Ask for fewer or smaller values (columns, LIMIT, aggregates, left(column, n)); the next query starts it again.`
+  }
+  const fatal = stderr.split('\n').find((line) => line.startsWith(FATAL_MARKER))
+  const detail = fatal ? fatal.slice(FATAL_MARKER.length).trim() : signal ? `killed by ${signal}` : `exit code ${code}`
+  return `The query engine stopped unexpectedly: ${detail}. The next query starts it again.`
+}
