@@ -78,8 +78,16 @@ async function setTheme(page: Page, theme: 'Light' | 'Dark'): Promise<void> {
   if ((await page.getByTestId('settings-panel').count()) === 0) await page.getByTestId('nav-settings').click()
   await page.getByTestId('theme-choice').getByLabel(theme).check()
   await expect.poll(() => page.evaluate(() => Reflect.get(globalThis, 'document').documentElement.dataset.theme)).toBe(theme.toLowerCase())
+  // The theme's colours must reach the page, not only the attribute: a stylesheet that stops parsing part-way
+  // (an unclosed rule) drops the dark theme, which comes last, while every screen still passes axe in light colours.
+  const bodyBackground = (): Promise<string> =>
+    page.evaluate(() => String(Reflect.get(globalThis, 'getComputedStyle')(Reflect.get(globalThis, 'document').body).backgroundColor))
+  await expect.poll(bodyBackground).toBe(BODY_BACKGROUND[theme])
   await page.getByTestId('nav-settings').click()
 }
+
+/** `--bg` of each theme (theme.css), as the browser reports it. */
+const BODY_BACKGROUND = { Light: 'rgb(246, 247, 249)', Dark: 'rgb(17, 20, 24)' } as const
 
 describeWithBrowser('daily use on the fake API', () => {
   it('follows prefers-color-scheme until the user picks a theme in Settings', async () => {

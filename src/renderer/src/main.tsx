@@ -1,10 +1,9 @@
-import './styles.css'
-import './daily-use.css'
-import './setup-feedback.css'
-import './theme.css'
+import './base.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './components/layout/App'
+// After App: the dark theme overrides the components' own rules, and Vite orders CSS by import.
+import './theme.css'
 import { AppProvider } from './state/app-state'
 import { startTheme } from './state/theme'
 import { connectTransport } from './transport'

@@ -1,3 +1,4 @@
+import './chat.css'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ChatMessageView, ModelServerView, Settings } from '../../../../shared/api'
 import { historyMessages } from '../../../../shared/history'

@@ -1,3 +1,4 @@
+import './error-boundary.css'
 import { Component, type ErrorInfo, type ReactNode } from 'react'
 
 // A part of the UI that throws while rendering (a malformed answer, a panel fed odd data) must not blank the

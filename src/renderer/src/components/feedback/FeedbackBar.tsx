@@ -1,3 +1,4 @@
+import './feedback.css'
 import { useEffect, useRef, useState } from 'react'
 import type { ChatMessageView, FeedbackRating, TestCaseDraft } from '../../../../shared/api'
 import { errorMessage } from '../../../../shared/error-message'

@@ -1,3 +1,4 @@
+import './feedback.css'
 import { useCallback, useEffect, useState } from 'react'
 import type { FeedbackRating, FeedbackView } from '../../../../shared/api'
 import { errorMessage } from '../../../../shared/error-message'

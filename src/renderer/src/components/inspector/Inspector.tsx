@@ -1,3 +1,4 @@
+import './inspector.css'
 import { useEffect, useMemo, useState } from 'react'
 import type { ApiInputs, RunRequestView } from '../../../../shared/api'
 import type { PromptPreview } from '../../../../shared/prompt'

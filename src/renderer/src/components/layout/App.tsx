@@ -1,3 +1,4 @@
+import './layout.css'
 import { useCallback, useEffect, useState } from 'react'
 import { useApp } from '../../state/app-state'
 import { INSPECTOR_RANGE, inspectorLayout, SIDEBAR_RANGE, usePaneWidths } from '../../state/panes'

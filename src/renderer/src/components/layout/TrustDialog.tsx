@@ -1,3 +1,4 @@
+import '../common/trust.css'
 import { useEffect, useRef } from 'react'
 import { commandLine, type TrustEntryView } from '../../../../shared/trust'
 import type { TrustState } from '../../state/use-trust'

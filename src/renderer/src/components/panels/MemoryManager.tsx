@@ -1,3 +1,4 @@
+import './panels.css'
 import { useCallback, useEffect, useState } from 'react'
 import type { MemoryView } from '../../../../shared/api'
 import type { MemoryCategory } from '../../../../shared/prompt'

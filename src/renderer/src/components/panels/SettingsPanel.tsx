@@ -1,3 +1,4 @@
+import './panels.css'
 import { useEffect, useState } from 'react'
 import { SERVER_KINDS, type EndpointSetting } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'

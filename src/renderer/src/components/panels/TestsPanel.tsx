@@ -1,3 +1,5 @@
+import './panels.css'
+import './evaluation/evaluation.css'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ApiInputs, EvaluationComparison, EvaluationDetail, EvaluationProgress, EvaluationSummary, EvaluationCaseInfo } from '../../../../shared/api'
 import { useApp } from '../../state/app-state'

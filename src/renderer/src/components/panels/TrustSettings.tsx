@@ -1,3 +1,4 @@
+import '../common/trust.css'
 import type { McpServerView, TrustEntryView } from '../../../../shared/trust'
 import type { TrustState } from '../../state/use-trust'
 import { TrustRequestDetails } from '../layout/TrustDialog'

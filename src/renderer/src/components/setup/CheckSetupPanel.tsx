@@ -1,3 +1,4 @@
+import './setup.css'
 import { useCallback, useEffect, useState } from 'react'
 import type { DoctorReport } from '../../../../shared/api'
 import { errorMessage } from '../../../../shared/error-message'

@@ -1,3 +1,4 @@
+import './setup.css'
 import { useState } from 'react'
 import type { InitSummary } from '../../../../shared/api'
 import { errorMessage } from '../../../../shared/error-message'
