@@ -12,7 +12,7 @@ import { isAgentRequest, latestTurn, startScriptedServer, type RecordedRequest, 
 import { ANALYST, postgresAvailable, postgresConfig, SHOP_SQL, startPostgres } from '../support/postgres-server'
 import { seriousAxeViolations } from './axe'
 import { describeWithBrowser } from './describe-with-browser'
-import { openUi, waitForLastAnswerDone, type UiSession } from './harness'
+import { openUi, startNewChat, waitForLastAnswerDone, type UiSession } from './harness'
 
 // Feedback that grows the test suite, "Check setup" and "New project…", end to end on the real services (a
 // copy of the nao-layout fixture, a store in a temp folder, a scripted model server on loopback) in headless
@@ -77,9 +77,11 @@ async function readCsvWithDuckDb(file: string): Promise<string[][]> {
 }
 
 async function ask(page: Page, question: string): Promise<void> {
-  await page.getByTestId('new-chat').click()
+  // The new chat must be on screen before typing: text typed while the old chat is still shown goes there.
+  await startNewChat(page)
   await page.getByTestId('composer').fill(question)
   await page.keyboard.press('Enter')
+  await page.locator('[data-role="user"]', { hasText: question }).last().waitFor()
   await page.locator('[data-role="assistant"]').last().waitFor()
   await waitForLastAnswerDone(page, 20_000)
 }
