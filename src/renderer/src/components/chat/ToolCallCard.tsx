@@ -42,7 +42,7 @@ function headline(call: ToolCallView): string {
 }
 
 function StatusDot({ ok }: { ok: boolean | null }): React.JSX.Element {
-  if (ok === null) return <span className="spinner small" aria-label="running" />
+  if (ok === null) return <span className="spinner small" role="img" aria-label="running" />
   return <span className={`status-dot ${ok ? 'ok' : 'failed'}`} aria-label={ok ? 'succeeded' : 'failed'} />
 }
 

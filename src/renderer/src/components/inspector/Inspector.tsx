@@ -74,7 +74,7 @@ export function Inspector({ chatId, draft, runId, runPlace, onLeaveRun, onHide }
       <header className="inspector-head">
         <div className="inspector-title">
           <h2>Prompt inspector</h2>
-          {loading && <span className="spinner small" aria-label="updating" />}
+          {loading && <span className="spinner small" role="img" aria-label="updating" />}
           <span className="spacer" />
           <button className="icon-button" onClick={onHide} title="Hide the inspector">
             Hide ⟩

@@ -50,7 +50,7 @@ export function EvaluationMatrix({ evaluation, selected, running, live, onSelect
                 return (
                   <td key={column} className={isSelected ? 'selected' : undefined}>
                     {isLive ? (
-                      <span className="spinner small" aria-label="running" />
+                      <span className="spinner small" role="img" aria-label="running" />
                     ) : cell ? (
                       <button
                         className={`matrix-cell ${outcomeBadge(cell.outcome)}`}
