@@ -1,6 +1,7 @@
 import mysql from 'mysql2'
 import type { TrustedServer } from '../../trust/server-trust'
 import type { ServerRunner } from '../query-protocol'
+import { createSessionRunner, type ServerSession } from '../server-sessions'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from '../query-result'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from '../result-budget'
 import { refusedConstruct } from './statement-check'
@@ -17,58 +18,20 @@ import { refusedConstruct } from './statement-check'
 
 const CONNECT_TIMEOUT_MS = 10_000
 
-interface Session {
+interface Session extends ServerSession {
   connection: mysql.Connection
   threadId: number
   mariadb: boolean
-  queue: Promise<unknown>
-  broken: boolean
 }
 
 /** One connection per server, opened on first use and reused; a broken one is replaced on the next query. */
 export function createMysqlRunner(): ServerRunner {
-  const sessions = new Map<string, Promise<Session>>()
-
-  const session = (server: TrustedServer): Promise<Session> => {
-    const key = serverKey(server)
-    const existing = sessions.get(key)
-    if (existing) return existing
-    const opened = openSession(server).then((entry) => {
-      entry.connection.on('error', () => {
-        entry.broken = true
-        if (sessions.get(key) === opened) sessions.delete(key)
-      })
-      return entry
-    })
-    sessions.set(key, opened)
-    opened.catch(() => sessions.delete(key))
-    return opened
-  }
-
-  return {
-    run: async (server, request) => {
-      if (request.signal.aborted) throw new QueryCancelledError()
-      const entry = await session(server)
-      const result = entry.queue.then(() => runQuery(server, entry, request))
-      entry.queue = result.catch(() => undefined)
-      try {
-        return await result
-      } finally {
-        if (entry.broken) {
-          if (sessions.get(serverKey(server))) sessions.delete(serverKey(server))
-          entry.connection.destroy()
-        }
-      }
-    },
-    close: () => {
-      for (const opened of sessions.values()) void opened.then((entry) => entry.connection.destroy()).catch(() => undefined)
-      sessions.clear()
-    }
-  }
-}
-
-function serverKey(server: TrustedServer): string {
-  return JSON.stringify([server.host, server.port, server.database, server.user])
+  return createSessionRunner<Session>({
+    open: openSession,
+    watch: (entry, broke) => entry.connection.on('error', broke),
+    query: runQuery,
+    dispose: (entry) => entry.connection.destroy()
+  })
 }
 
 async function connect(trusted: TrustedServer): Promise<mysql.Connection> {

@@ -2,6 +2,7 @@ import pg from 'pg'
 import type { TrustedServer } from '../../trust/server-trust'
 import type { ServerRunner } from '../query-protocol'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from '../query-result'
+import { createSessionRunner, type ServerSession } from '../server-sessions'
 import { cutMarker, DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES, ResultCollector } from '../result-budget'
 
 // Postgres, read-only by the SERVER: the session starts with default_transaction_read_only=on, every query
@@ -30,63 +31,24 @@ const typeParsers = {
     PARSED_TYPES.has(oid) ? pg.types.getTypeParser(oid, format) : (value: string) => value
 }
 
-interface Session {
+interface Session extends ServerSession {
   client: pg.Client
   /** The server process of this connection, for pg_cancel_backend. */
   pid: number
-  /** Queries on one connection run one at a time. */
-  queue: Promise<unknown>
-  broken: boolean
 }
 
 /** One connection per server, opened on first use and reused; a broken one is replaced on the next query. */
 export function createPostgresRunner(): ServerRunner {
-  const sessions = new Map<string, Promise<Session>>()
-
-  const session = (server: TrustedServer): Promise<Session> => {
-    const key = serverKey(server)
-    const existing = sessions.get(key)
-    if (existing) return existing
-    const opened = connect(server).then(async (client): Promise<Session> => {
+  return createSessionRunner<Session>({
+    open: async (server) => {
+      const client = await connect(server)
       const pid = Number((await client.query({ text: 'SELECT pg_backend_pid()', rowMode: 'array' })).rows[0]?.[0])
-      const entry: Session = { client, pid, queue: Promise.resolve(), broken: false }
-      // An idle connection that dies (server restart) must not become an uncaught 'error' event.
-      client.on('error', () => {
-        entry.broken = true
-        if (sessions.get(key) === opened) sessions.delete(key)
-      })
-      return entry
-    })
-    sessions.set(key, opened)
-    opened.catch(() => sessions.delete(key))
-    return opened
-  }
-
-  return {
-    run: async (server, request) => {
-      if (request.signal.aborted) throw new QueryCancelledError()
-      const entry = await session(server)
-      const result = entry.queue.then(() => runQuery(server, entry, request))
-      entry.queue = result.catch(() => undefined)
-      try {
-        return await result
-      } finally {
-        if (entry.broken) {
-          const key = serverKey(server)
-          sessions.delete(key)
-          void entry.client.end().catch(() => undefined)
-        }
-      }
+      return { client, pid, queue: Promise.resolve(), broken: false }
     },
-    close: () => {
-      for (const opened of sessions.values()) void opened.then((entry) => entry.client.end()).catch(() => undefined)
-      sessions.clear()
-    }
-  }
-}
-
-function serverKey(server: TrustedServer): string {
-  return JSON.stringify([server.host, server.port, server.database, server.user])
+    watch: (entry, broke) => entry.client.on('error', broke),
+    query: runQuery,
+    dispose: (entry) => void entry.client.end().catch(() => undefined)
+  })
 }
 
 async function connect(trusted: TrustedServer): Promise<pg.Client> {
