@@ -14,6 +14,18 @@ const INFO_FILE = 'build-info.json'
 // query-child: the process server queries run in (src/main/engines/query-process.ts forks it from here).
 const ENTRIES = { cli: 'src/main/cli.ts', web: 'src/main/web/start.ts', 'query-child': 'src/main/engines/query-child.ts' }
 const EXTERNAL = ['better-sqlite3', '@duckdb/*', 'pg', 'pg-*', '@langchain/*', 'chokidar', 'electron', 'esbuild', 'playwright-core', 'tsx', 'vitest']
+/** Modules replaced in the bundle by leaner ones of ours that do the same job, with why in each file. */
+const SUBSTITUTES = [{ module: 'js-yaml', importer: /node_modules[\\/]gray-matter[\\/]/, by: 'src/main/project/gray-matter-yaml.ts' }]
+
+const substitutes = {
+  name: 'glassbox-substitutes',
+  setup(build) {
+    for (const { module, importer, by } of SUBSTITUTES) {
+      build.onResolve({ filter: new RegExp(`^${module}$`) }, (args) => (importer.test(args.importer) ? { path: join(ROOT, by) } : undefined))
+    }
+  }
+}
+
 /** Files that change the bundle without being one of its inputs. */
 const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs']
 
@@ -34,6 +46,7 @@ export async function buildCli() {
     // Small pure-JavaScript packages are bundled (one file to load instead of hundreds); native and heavy ones
     // stay in node_modules: native modules cannot be bundled, heavy ones load only where a command needs them.
     external: EXTERNAL,
+    plugins: [substitutes],
     // Bundled CommonJS packages may require Node's built-ins.
     banner: { js: "import { createRequire as __glassboxRequire } from 'node:module'; const require = __glassboxRequire(import.meta.url);" },
     // The main process's JSX: prompts are rendered by its own `h` runtime (see electron.vite.config.ts).

@@ -69,6 +69,36 @@ describe('the glassbox bin', () => {
   }, 120_000)
 })
 
+describe('the code `glassbox prompt` loads', () => {
+  /** The packages bundled into the chunks a run loaded (esbuild marks each bundled file with a path comment). */
+  function bundledPackagesLoaded(args: string[]): Set<string> {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const log = join(temp.dir, 'imports.log')
+    const result = glassbox([...args, '--data-dir', temp.dir], { GLASSBOX_IMPORT_LOG: log })
+    expect(result.stderr).toBe('')
+    expect(result.status).toBe(0)
+    const chunks = readFileSync(log, 'utf8').split('\n').filter((url) => url.startsWith('file:') && url.includes('/out/cli/'))
+    const packages = new Set<string>()
+    for (const chunk of new Set(chunks)) {
+      for (const [, name] of readFileSync(new URL(chunk), 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(name)
+    }
+    for (const line of readFileSync(log, 'utf8').split('\n')) {
+      const required = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line)
+      if (required) packages.add(required[1])
+    }
+    return packages
+  }
+
+  it('leaves out what only other commands use: the MCP SDK, its JSON-schema validator, js-yaml and esprima', () => {
+    const loaded = bundledPackagesLoaded(['prompt', '--project', 'resources/sample-project', '--json'])
+    // What a prompt needs is there (the check can see bundled packages at all).
+    expect(loaded).toContain('gray-matter')
+    expect(loaded).toContain('yaml')
+    for (const unneeded of ['@modelcontextprotocol/sdk', 'ajv', 'js-yaml', 'esprima']) expect(loaded).not.toContain(unneeded)
+  }, 120_000)
+})
+
 describe('the bundled ask', () => {
   it('runs SQL on DuckDB and answers through LangChain against a real local server', async () => {
     const temp = makeTempDir()

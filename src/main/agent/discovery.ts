@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { z } from 'zod'
 import { isLoopbackUrl, kindOf, SERVER_PRESETS, serverOrigin, type ServerKind, type ServerPreset } from './endpoints'
 import { modelFetch } from './model-fetch'
@@ -34,6 +35,9 @@ export interface DiscoveryOptions {
   /** Sent as a bearer token to a server that wants one. */
   apiKey?: string
 }
+
+/** Per request, when the caller does not say. */
+const DEFAULT_TIMEOUT_MS = 1_500
 
 /** Ollama's num_ctx when a model sets none (recent Ollama versions; older ones used 2048). */
 export const OLLAMA_DEFAULT_NUM_CTX = 4096
@@ -79,6 +83,7 @@ export async function detectServers(options: DiscoveryOptions & { presets?: read
   const found = await Promise.all(
     presets.map(async (preset) => {
       try {
+        if (!(await somethingListens(preset.baseUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS))) return null
         const models = await listModels(preset.baseUrl, { ...options, kind: preset.kind, ...(preset.apiKey ? { apiKey: preset.apiKey } : {}) })
         return { kind: preset.kind, label: preset.label, baseUrl: preset.baseUrl, models }
       } catch {
@@ -87,6 +92,26 @@ export async function detectServers(options: DiscoveryOptions & { presets?: read
     })
   )
   return found.filter((server): server is DetectedServer => server !== null)
+}
+
+/**
+ * Whether a TCP connection to the URL's port is accepted. Most presets have no server behind them: a refused
+ * connection says so without loading the HTTP client (fetch costs ~20 ms to load in a one-shot command).
+ */
+function somethingListens(baseUrl: string, timeoutMs: number): Promise<boolean> {
+  const url = new URL(baseUrl)
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: timeoutMs })
+    const done = (listening: boolean) => {
+      socket.destroy()
+      resolve(listening)
+    }
+    socket.once('connect', () => done(true))
+    socket.once('timeout', () => done(false))
+    socket.once('error', () => done(false))
+  })
 }
 
 /** GET /v1/models, then each model's context window and capabilities from the server's own endpoint. */
@@ -212,7 +237,7 @@ async function fromLmStudio(baseUrl: string, modelId: string, base: ModelInfo, o
 }
 
 async function getJson(url: string, options: DiscoveryOptions, postBody?: unknown): Promise<unknown> {
-  const timeout = AbortSignal.timeout(options.timeoutMs ?? 1_500)
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const headers: Record<string, string> = {
     ...(postBody === undefined ? {} : { 'content-type': 'application/json' }),
     ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {})

@@ -11,8 +11,8 @@ import type { PromptPreview } from '../../shared/prompt'
 import type { Glassbox, PreviewOptions } from './glassbox'
 import { RunManager, type StartedRun } from './chat-runs'
 import { promptInputs } from './prompt-inputs'
-import { EvaluationError, EvaluationService } from './evaluation'
-import { FeedbackService } from './feedback'
+import { EvaluationError } from './evaluation-error'
+import { onFirstUse } from './on-first-use'
 import type { EvalModel } from '../eval/run-evaluation'
 import { describeMessageFiles, messageText, type MessageExtras } from './message-inputs'
 import { ModelResolver } from './model-resolver'
@@ -251,23 +251,30 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
     }
   }
 
-  const evaluations = new EvaluationService({
-    store,
-    session,
-    push,
-    startRun: ({ chatId, prompt, model }) => ask(chatId, prompt, { testMode: true, model }),
-    stopRun: (runId) => runs.stop(runId),
-    onRunEvent: (listener) => {
-      const forward = (event: PushEvent): void => {
-        if (event.channel === 'run') listener(event.event)
-      }
-      listeners.add(forward)
-      return () => listeners.delete(forward)
-    },
-    systemPrompt: async () => (await preview({ question: '', testMode: true })).system
+  // Evaluations and feedback load their code (YAML, the SQL parser, the case runner) when first used.
+  const evaluations = onFirstUse(async () => {
+    const { EvaluationService } = await import('./evaluation')
+    return new EvaluationService({
+      store,
+      session,
+      push,
+      startRun: ({ chatId, prompt, model }) => ask(chatId, prompt, { testMode: true, model }),
+      stopRun: (runId) => runs.stop(runId),
+      onRunEvent: (listener) => {
+        const forward = (event: PushEvent): void => {
+          if (event.channel === 'run') listener(event.event)
+        }
+        listeners.add(forward)
+        return () => listeners.delete(forward)
+      },
+      systemPrompt: async () => (await preview({ question: '', testMode: true })).system
+    })
   })
 
-  const feedback = new FeedbackService({ store, session })
+  const feedback = onFirstUse(async () => {
+    const { FeedbackService } = await import('./feedback')
+    return new FeedbackService({ store, session })
+  })
 
   /** The models an evaluation asks for, each on a server: a named one, else the configured one. */
   async function evaluationModels(requested: { endpoint?: string; model: string }[] | undefined): Promise<EvalModel[]> {
@@ -377,26 +384,26 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return listModelServers(settings(), (baseUrl, served) => models.learn(baseUrl, served))
     },
     async listEvaluationCases() {
-      return evaluations.listCases()
+      return (await evaluations.get()).listCases()
     },
     async listDataSources() {
       return session().databases().list().map(describeDataSource)
     },
     async runEvaluation({ models: requested, files, evaluationId, timeoutSeconds }) {
       const models = await evaluationModels(requested)
-      return session().trusted(() => evaluations.run({ models, files, evaluationId, timeoutMs: timeoutSeconds && timeoutSeconds * 1000 }))
+      return session().trusted(async () => (await evaluations.get()).run({ models, files, evaluationId, timeoutMs: timeoutSeconds && timeoutSeconds * 1000 }))
     },
     async cancelEvaluation({ evaluationId }) {
-      evaluations.cancel(evaluationId)
+      evaluations.loaded()?.cancel(evaluationId)
     },
     async listEvaluations() {
       return store.evaluations.list(session().projectId)
     },
     async getEvaluation({ evaluationId }) {
-      return evaluations.detail(evaluationId)
+      return (await evaluations.get()).detail(evaluationId)
     },
     async compareEvaluations({ before, after }) {
-      return evaluations.compare(before, after)
+      return (await evaluations.get()).compare(before, after)
     },
     async syncProject() {
       const controller = new AbortController()
@@ -419,16 +426,16 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       for (const controller of syncs) controller.abort()
     },
     async setFeedback(input) {
-      return feedback.rate(input)
+      return (await feedback.get()).rate(input)
     },
     async listFeedback(filter) {
-      return feedback.list(filter)
+      return (await feedback.get()).list(filter)
     },
     async previewTestCase({ messageId, sql }) {
-      return feedback.draft(messageId, sql)
+      return (await feedback.get()).draft(messageId, sql)
     },
     async saveTestCase({ messageId, sql }) {
-      return feedback.save(messageId, sql)
+      return (await feedback.get()).save(messageId, sql)
     },
     async initProject({ path, name }) {
       // Loaded on use: init opens the data files with DuckDB.
@@ -463,7 +470,7 @@ export async function createGlassbox(options: GlassboxOptions = {}): Promise<Gla
       return () => listeners.delete(listener)
     },
     async close() {
-      evaluations.close()
+      evaluations.loaded()?.close()
       await runs.stopAll()
       await Promise.all(extractions)
       stopWatching()

@@ -7,7 +7,7 @@ import { evaluationProject, startTwoModelServer } from '../../../test/support/tw
 import type { EvaluationProgress } from '../../shared/api'
 import { writeFilesProject } from '../engines/files/data-files.testing'
 import { createGlassbox, type Glassbox } from './create-glassbox'
-import { EvaluationError } from './evaluation'
+import { EvaluationError } from './evaluation-error'
 
 let server: ScriptedServer | undefined
 let glassbox: Glassbox | undefined

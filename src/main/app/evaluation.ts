@@ -1,3 +1,4 @@
+import { EvaluationError } from './evaluation-error'
 import { auditContext, createSqlTableParser, filesRead } from '../eval/context-audit'
 import type { CaseRun } from '../eval/classify-case'
 import { buildMatrix, compareEvaluations } from '../eval/matrix'
@@ -15,13 +16,6 @@ import type { ProjectSession } from './project-session'
 // the chat list, compared with the expected SQL's result on the project's database. An evaluation runs the
 // suite for one or more models and is stored case by case, so history and comparisons survive restarts.
 
-/** An evaluation that cannot start: no model to evaluate (none configured or detected, or none serves the one asked for), no such case, or one already running. */
-export class EvaluationError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'EvaluationError'
-  }
-}
 
 export interface EvaluationDeps {
   store: Store

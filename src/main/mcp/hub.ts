@@ -1,8 +1,6 @@
 import { join } from 'node:path'
 import type { FSWatcher } from 'chokidar'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CONFIG_FILE } from '../project/config'
 import { commandLine, fingerprintOf, type TrustGate } from '../trust'
@@ -163,9 +161,11 @@ export class McpHub {
     Object.assign(runtime, { state: 'starting', error: null, stderr: '', tools: [], client: null, leftOut: [] })
     this.changed()
     const current = (): boolean => runtime.generation === generation && !this.closed
-    const client = new Client({ name: 'glassbox', version: '0.1.0' })
+    const sdk = await loadSdk()
+    if (!current()) return
+    const client = new sdk.Client({ name: 'glassbox', version: '0.1.0' })
     try {
-      const transport = this.transportFor(runtime, current)
+      const transport = this.transportFor(sdk, runtime, current)
       client.onclose = () => {
         if (!current() || runtime.state === 'stopped') return
         runtime.state = 'failed'
@@ -193,13 +193,13 @@ export class McpHub {
     this.changed()
   }
 
-  private transportFor(runtime: Runtime, current: () => boolean): Transport {
+  private transportFor(sdk: McpSdk, runtime: Runtime, current: () => boolean): Transport {
     const { spec } = runtime
     if (spec.transport === 'http') {
       const headers = Object.fromEntries(Object.entries(spec.headers).map(([key, value]) => [key, substituteVariables(value)]))
-      return new StreamableHTTPClientTransport(new URL(substituteVariables(spec.url)), { requestInit: { headers } })
+      return new sdk.StreamableHTTPClientTransport(new URL(substituteVariables(spec.url)), { requestInit: { headers } })
     }
-    const transport = new StdioClientTransport({
+    const transport = new sdk.StdioClientTransport({
       command: substituteVariables(spec.command),
       args: spec.args.map((arg) => substituteVariables(arg)),
       // The server gets the variables mcp.json gives it (and the SDK's short list of safe ones: PATH, HOME…).
@@ -267,6 +267,24 @@ interface ListedTool {
   name: string
   description?: string
   inputSchema: Record<string, unknown>
+}
+
+/** The MCP SDK (with its JSON-schema validator) loads when a server first starts: a project without one never pays for it. */
+type McpSdk = Awaited<ReturnType<typeof importSdk>>
+let sdkLoading: ReturnType<typeof importSdk> | null = null
+
+async function importSdk() {
+  const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+  ])
+  return { Client, StdioClientTransport, StreamableHTTPClientTransport }
+}
+
+function loadSdk(): ReturnType<typeof importSdk> {
+  sdkLoading ??= importSdk()
+  return sdkLoading
 }
 
 async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTool[]> {
