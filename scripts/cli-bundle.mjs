@@ -15,13 +15,16 @@ const INFO_FILE = 'build-info.json'
 const ENTRIES = { cli: 'src/main/cli.ts', web: 'src/main/web/start.ts', 'query-child': 'src/main/engines/query-child.ts' }
 const EXTERNAL = ['better-sqlite3', '@duckdb/*', 'pg', 'pg-*', '@langchain/*', 'chokidar', 'electron', 'esbuild', 'playwright-core', 'tsx', 'vitest']
 /** Modules replaced in the bundle by leaner ones of ours that do the same job, with why in each file. */
-const SUBSTITUTES = [{ module: 'js-yaml', importer: /node_modules[\\/]gray-matter[\\/]/, by: 'src/main/project/gray-matter-yaml.ts' }]
+const SUBSTITUTES = [
+  { module: 'js-yaml', importer: /node_modules[\\/]gray-matter[\\/]/, by: 'src/main/project/gray-matter-yaml.ts' },
+  { module: '../locales/index.js', importer: /node_modules[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/, by: 'src/main/zod-locales.ts' }
+]
 
 const substitutes = {
   name: 'glassbox-substitutes',
   setup(build) {
     for (const { module, importer, by } of SUBSTITUTES) {
-      build.onResolve({ filter: new RegExp(`^${module}$`) }, (args) => (importer.test(args.importer) ? { path: join(ROOT, by) } : undefined))
+      build.onResolve({ filter: new RegExp(`^${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }, (args) => (importer.test(args.importer) ? { path: join(ROOT, by) } : undefined))
     }
   }
 }

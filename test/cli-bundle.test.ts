@@ -70,32 +70,33 @@ describe('the glassbox bin', () => {
 })
 
 describe('the code `glassbox prompt` loads', () => {
-  /** The packages bundled into the chunks a run loaded (esbuild marks each bundled file with a path comment). */
-  function bundledPackagesLoaded(args: string[]): Set<string> {
+  /** The package files bundled into the chunks a run loaded (esbuild marks each with a path comment), and those it required. */
+  function packageFilesLoaded(args: string[]): string[] {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
     const log = join(temp.dir, 'imports.log')
     const result = glassbox([...args, '--data-dir', temp.dir], { GLASSBOX_IMPORT_LOG: log })
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
-    const chunks = readFileSync(log, 'utf8').split('\n').filter((url) => url.startsWith('file:') && url.includes('/out/cli/'))
-    const packages = new Set<string>()
-    for (const chunk of new Set(chunks)) {
-      for (const [, name] of readFileSync(new URL(chunk), 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(name)
-    }
-    for (const line of readFileSync(log, 'utf8').split('\n')) {
-      const required = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line)
-      if (required) packages.add(required[1])
-    }
-    return packages
+    const lines = readFileSync(log, 'utf8').split('\n')
+    const chunks = new Set(lines.filter((url) => url.startsWith('file:') && url.includes('/out/cli/')))
+    const files = [...chunks].flatMap((chunk) => [...readFileSync(new URL(chunk), 'utf8').matchAll(/^\/\/ (node_modules\/\S+)/gm)].map((match) => match[1]))
+    return [...files, ...lines.flatMap((line) => /(node_modules\/\S+)$/.exec(line)?.[1] ?? [])]
   }
 
-  it('leaves out what only other commands use: the MCP SDK, its JSON-schema validator, js-yaml and esprima', () => {
-    const loaded = bundledPackagesLoaded(['prompt', '--project', 'resources/sample-project', '--json'])
+  const packageOf = (file: string): string => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file.slice(file.lastIndexOf('node_modules/')))?.[1] ?? file
+
+  it('leaves out what only other commands use: the MCP SDK, its JSON-schema validator, js-yaml, esprima, the Handlebars compiler, zod locales', () => {
+    const files = packageFilesLoaded(['prompt', '--project', 'resources/sample-project', '--json'])
+    const loaded = new Set(files.map(packageOf))
     // What a prompt needs is there (the check can see bundled packages at all).
     expect(loaded).toContain('gray-matter')
     expect(loaded).toContain('yaml')
-    for (const unneeded of ['@modelcontextprotocol/sdk', 'ajv', 'js-yaml', 'esprima']) expect(loaded).not.toContain(unneeded)
+    // The Handlebars runtime renders the precompiled built-in template; its compiler ships with source-map.
+    expect(loaded).toContain('handlebars')
+    for (const unneeded of ['@modelcontextprotocol/sdk', 'ajv', 'js-yaml', 'esprima', 'source-map']) expect(loaded).not.toContain(unneeded)
+    // zod speaks English only: none of its other locales.
+    expect(files.filter((file) => file.includes('zod/v4/locales/'))).toEqual(['node_modules/zod/v4/locales/en.js'])
   }, 120_000)
 })
 

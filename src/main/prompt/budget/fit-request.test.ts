@@ -298,6 +298,25 @@ describe('fitRequest — what is never trimmed', () => {
     expect(error instanceof ContextWindowTooSmallError && error.needed).toBe(104 + 50 + 11 + 100)
   })
 
+  it('gives up after two renders, with the sizes the steps would end at, when even trimming everything cannot fit', () => {
+    const file: FileMeta = { name: 'big.txt', fileId: 'f', type: 'text/plain', summary: words(60, 's') }
+    const hopeless = input({
+      memory: [memoryItem(1, 'global_rule', '2026-01-01', 9), memoryItem(2, 'personal_fact', '2026-01-02', 9)],
+      skills: Array.from({ length: 40 }, (_, index) => ({ name: `skill${index}`, description: words(8, 'd') })),
+      history: [...turn(1), ...turn(2), ...turn(3)],
+      context: { files: [file] },
+      contextWindow: 250
+    })
+    const system = vi.fn(renderSystem)
+    const error = captureError(() => fitRequest({ ...hopeless, renderSystem: system }))
+    // As given, then with everything trimmed at once; not once per batch of skills.
+    expect(system).toHaveBeenCalledTimes(2)
+    expect(system.mock.calls[1][0]).toMatchObject({ memory: [], skills: [], droppedMemoryCount: 2, droppedSkillCount: 40 })
+    // The step-by-step trimming ends in the same state: instructions, tools, the archive line, the summary's note and
+    // the question, reserved output.
+    expect(error instanceof ContextWindowTooSmallError && error.needed).toBe(104 + 50 + (2 + count(SUMMARY_LEFT_OUT) + 5 + 4) + 100)
+  })
+
   it("never trims this run's own messages", () => {
     const inRunMessages = turn(9)
     expect(() => fitRequest(input({ inRunMessages, contextWindow: 300 }))).toThrow(

@@ -16,6 +16,9 @@ export type { FitRequestInput, FittedRequest, SkillListItem, SystemPromptParts }
 export function fitRequest<Skill extends SkillListItem>(input: FitRequestInput<Skill>): FittedRequest<Skill> {
   checkSizes(input)
   const fitter = new RequestFitter(input)
+  // When even trimming everything cannot make it fit, the error comes from that state, rendered once, instead
+  // of at the end of every step's batches (a 200 KB RULES.md against an 8K window re-renders dozens of times).
+  if (fitter.isOver()) new RequestFitter(input, true).throwIfOver()
   // The fixed order; each step does nothing once the request fits.
   fitter.archiveOldestHistory()
   fitter.dropMemory()

@@ -46,7 +46,14 @@ export class RequestFitter<Skill extends SkillListItem> {
   /** History before this index is archived. */
   private keptFrom = 0
 
-  constructor(private readonly input: FitRequestInput<Skill>) {
+  /**
+   * `everythingTrimmed`: starts from the end of every step at once — all history archived, all memory and
+   * skills left out, every large summary replaced — which is where the steps end when the request cannot fit.
+   */
+  constructor(
+    private readonly input: FitRequestInput<Skill>,
+    everythingTrimmed = false
+  ) {
     // Piecewise: the system prompt changes a little every turn (date, memories) but is counted whole each time.
     this.count = input.countTokens ?? countTokensPiecewise
     this.safetyMargin = Math.ceil(input.contextWindow * (input.safetyMarginRatio ?? DEFAULT_SAFETY_MARGIN_RATIO))
@@ -58,8 +65,35 @@ export class RequestFitter<Skill extends SkillListItem> {
     this.historyCosts = input.history.map((message) => messageTokens(message, this.count))
     this.historyTokens = sum(this.historyCosts)
     this.inRunTokens = sum((input.inRunMessages ?? []).map((message) => messageTokens(message, this.count)))
+    if (everythingTrimmed) this.trimEverything()
     this.renderSystem()
     this.renderUser()
+  }
+
+  /** Whether the request is over the budget as it stands. */
+  isOver(): boolean {
+    return this.over() > 0
+  }
+
+  /** Throws ContextWindowTooSmallError when the request is over the budget as it stands. */
+  throwIfOver(): void {
+    if (this.over() > 0) throw this.tooSmall()
+  }
+
+  private trimEverything(): void {
+    const { history, archive } = this.input
+    if (history.length > 0) {
+      const refs = [...(this.context.archivedRefs ?? []), archivedHistoryRef(history, splitIntoTurns(history).length, this.historyTokens, archive)]
+      this.context = { ...this.context, archivedRefs: refs }
+      this.keptFrom = history.length
+      this.historyTokens = 0
+    }
+    this.droppedMemory.push(...this.memory.map((item) => ({ ...item, reason: MEMORY_DROP_REASON })))
+    this.memory = []
+    this.droppedSkills.push(...this.skills)
+    this.skills = []
+    const noteTokens = this.count(SUMMARY_LEFT_OUT)
+    for (const candidate of summaryCandidates(this.context, this.count)) if (candidate.tokens > noteTokens) candidate.owner.summary = SUMMARY_LEFT_OUT
   }
 
   /** Tokens over the available budget (≤ 0 when the request fits). */
@@ -169,16 +203,7 @@ export class RequestFitter<Skill extends SkillListItem> {
   /** The fitted request, or ContextWindowTooSmallError when even the untrimmable parts do not fit. */
   result(): FittedRequest<Skill> {
     const { input } = this
-    if (this.over() > 0) {
-      throw new ContextWindowTooSmallError(input.contextWindow, {
-        system: this.systemTokens,
-        tools: input.toolSchemasTokens,
-        history: this.historyTokens + this.inRunTokens,
-        user: this.userTokens,
-        output: input.reservedOutput,
-        safetyMargin: this.safetyMargin
-      })
-    }
+    this.throwIfOver()
     const parts = [
       { name: 'system', tokens: this.systemTokens },
       { name: 'tools', tokens: input.toolSchemasTokens },
@@ -203,6 +228,17 @@ export class RequestFitter<Skill extends SkillListItem> {
         safetyMargin: this.safetyMargin
       }
     }
+  }
+
+  private tooSmall(): ContextWindowTooSmallError {
+    return new ContextWindowTooSmallError(this.input.contextWindow, {
+      system: this.systemTokens,
+      tools: this.input.toolSchemasTokens,
+      history: this.historyTokens + this.inRunTokens,
+      user: this.userTokens,
+      output: this.input.reservedOutput,
+      safetyMargin: this.safetyMargin
+    })
   }
 
   // Takes items in order until their estimated cost covers the excess, applies that batch (which

@@ -1,8 +1,27 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import Handlebars from 'handlebars'
+import { builtInPartials, builtInTemplates } from './templates'
+import { COMPILE_OPTIONS, precompiledModule } from './templates/precompile'
 import { describe, expect, it } from 'vitest'
 import { PromptTemplate, TemplateError, resolveUserPromptTemplate } from './prompt-template'
 
 const OVERRIDE = 'agent/prompts/user-prompt.md'
+
+describe('the precompiled built-ins', () => {
+  it('are current: precompiled.ts is what `npm run templates` writes for the templates as they are', () => {
+    expect(readFileSync(join(import.meta.dirname, 'templates', 'precompiled.ts'), 'utf8')).toBe(precompiledModule())
+  })
+
+  it('render as the same templates compiled at run time do', () => {
+    const variables = { hasResultsMeta: true, contextJson: '{"files":[]}', showVisionWarning: true, query: 'How many orders?' }
+    const compiled = Handlebars.create()
+    for (const [stem, text] of Object.entries(builtInPartials)) compiled.registerPartial(stem, text)
+    const expected = compiled.compile(builtInTemplates['user-prompt'], COMPILE_OPTIONS)(variables)
+    expect(PromptTemplate.load('user-prompt').render(variables)).toBe(expected)
+    expect(expected).toContain('## Previous Results')
+  })
+})
 
 describe('PromptTemplate', () => {
   it('loads a built-in template once and caches it', () => {

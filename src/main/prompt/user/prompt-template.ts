@@ -1,20 +1,43 @@
-import Handlebars from 'handlebars'
+import { createRequire } from 'node:module'
+import type Handlebars from 'handlebars'
+import HandlebarsRuntime from 'handlebars/runtime.js'
 import type { Diagnostic } from '../../../shared/prompt'
 import type { ProjectFile } from '../../project/types'
 import { builtInPartials, builtInTemplates } from './templates'
+import { precompiledPartials, precompiledTemplates } from './templates/precompiled'
 import { errorMessage } from '../../../shared/error-message'
 import { defangControlTokens } from '../../agent/defang'
 import { budgetRenders, RENDER_BUDGET_MS, RenderBudgetError, renderWithinBudget } from './render-budget'
 
-// Handlebars templates for the user prompt. One isolated Handlebars instance (never the global one, which
-// other code may register helpers on) holds the built-in partials, registered once when this module loads.
-// Every template is compiled with `noEscape`: a prompt is not HTML, so `{{query}}` in a project's template
-// must reach the model byte-identical, just like `{{{query}}}`.
+// Handlebars templates for the user prompt, on isolated Handlebars instances (never the global one, which
+// other code may register helpers on) that hold the built-in partials. The built-ins are precompiled
+// (templates/precompiled.ts), so a prompt needs only the Handlebars runtime; the compiler loads the first time
+// a project brings its own template. Every template is compiled with `noEscape`: a prompt is not HTML, so
+// `{{query}}` in a project's template must reach the model byte-identical, just like `{{{query}}}`.
 
-const handlebars = Handlebars.create()
-for (const [stem, text] of Object.entries(builtInPartials)) handlebars.registerPartial(stem, text)
+type HandlebarsEnvironment = typeof Handlebars
 
-budgetRenders(handlebars)
+/** Turns Handlebars.precompile's output (JavaScript of our own build, see precompiled.ts) back into a template spec. */
+function specOf(precompiled: string): TemplateSpecification {
+  return new Function(`return ${precompiled}`)() as TemplateSpecification
+}
+
+const runtime = (HandlebarsRuntime as HandlebarsEnvironment).create()
+for (const [stem, spec] of Object.entries(precompiledPartials)) runtime.registerPartial(stem, runtime.template(specOf(spec)))
+budgetRenders(runtime)
+
+let compiler: HandlebarsEnvironment | null = null
+
+/** The full Handlebars, with the built-in partials as text; synchronous, as prompts are assembled. */
+function projectTemplateCompiler(): HandlebarsEnvironment {
+  if (!compiler) {
+    const handlebars = (createRequire(import.meta.url)('handlebars') as HandlebarsEnvironment).create()
+    for (const [stem, text] of Object.entries(builtInPartials)) handlebars.registerPartial(stem, text)
+    budgetRenders(handlebars)
+    compiler = handlebars
+  }
+  return compiler
+}
 
 /** The variables a user-prompt template is rendered with. */
 export interface UserPromptVariables {
@@ -70,7 +93,7 @@ export class PromptTemplate {
       const known = Object.keys(builtInTemplates).join(', ')
       throw new TemplateError(`built-in:${name}`, `no built-in template named "${name}" (known: ${known})`)
     }
-    const template = PromptTemplate.compile(text, `built-in:${name}`)
+    const template = PromptTemplate.checked(runtime.template<UserPromptVariables>(specOf(precompiledTemplates[name])), text, `built-in:${name}`)
     PromptTemplate.builtIns.set(name, template)
     return template
   }
@@ -93,13 +116,24 @@ export class PromptTemplate {
     return template
   }
 
-  private static compile(text: string, source: string, asWritten = text): PromptTemplate {
+  private static compile(text: string, source: string, asWritten: string): PromptTemplate {
     let compiled: HandlebarsTemplateDelegate<UserPromptVariables>
+    try {
+      compiled = projectTemplateCompiler().compile<UserPromptVariables>(text, { noEscape: true })
+    } catch (error) {
+      throw new TemplateError(source, `does not compile: ${oneLine(error)}`)
+    }
+    return PromptTemplate.checked(compiled, asWritten, source)
+  }
+
+  /**
+   * Renders once with every block on: Handlebars compiles lazily, so this surfaces syntax errors and unknown
+   * partials, and shows that the template puts the question in the prompt. (It also compiles the template,
+   * which takes longer than rendering it, on a busy machine a lot longer: hence the larger budget.)
+   */
+  private static checked(compiled: HandlebarsTemplateDelegate<UserPromptVariables>, text: string, source: string): PromptTemplate {
     let probe: string
     try {
-      compiled = handlebars.compile<UserPromptVariables>(text, { noEscape: true })
-      // Handlebars compiles lazily: the first render surfaces syntax errors and unknown partials. It also
-      // compiles the template, which takes longer than rendering it, on a busy machine a lot longer.
       probe = renderWithinBudget(compiled, PROBE_VARIABLES, 4 * RENDER_BUDGET_MS)
     } catch (error) {
       if (error instanceof RenderBudgetError) throw new TemplateError(source, error.message)
@@ -108,7 +142,7 @@ export class PromptTemplate {
     if (!probe.includes(PROBE_QUERY)) {
       throw new TemplateError(source, 'never outputs {{query}}, so the model would get no question')
     }
-    return new PromptTemplate(source, asWritten, compiled)
+    return new PromptTemplate(source, text, compiled)
   }
 
   /** Why this template cannot be used any more (it blew its render budget), or null. */
