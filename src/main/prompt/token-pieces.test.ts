@@ -12,6 +12,12 @@ describe('countTokensPiecewise', () => {
     expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThanOrEqual(2048)
   })
 
+  it('joins short paragraphs into pieces of at least 1 KB, one look-up each', () => {
+    const pieces = piecesOf(rules)
+    expect(pieces.slice(0, -1).every((piece) => piece.length >= 1024)).toBe(true)
+    expect(pieces.length).toBeLessThan(rules.length / 1024 + 1)
+  })
+
   it('counts short texts whole', () => {
     const text = rules.slice(0, PIECEWISE_FROM - 1)
     expect(countTokensPiecewise(text)).toBe(countTokens(text))
@@ -30,21 +36,25 @@ describe('countTokensPiecewise', () => {
   })
 })
 
-/** The cutting rule as first written: rescans the rest of the text for every piece (quadratic, kept as the reference). */
+/** The cutting rule written plainly: rescans the rest of the text for every paragraph (quadratic, kept as the reference). */
 function referencePiecesOf(text: string): string[] {
+  const paragraphEnd = (from: number): number => {
+    const blank = text.indexOf('\n\n', from)
+    if (blank === -1) return text.length
+    let end = blank + 2
+    while (text.charCodeAt(end) === 10) end++
+    return end
+  }
   const pieces: string[] = []
   let start = 0
   while (start < text.length) {
-    const blank = text.indexOf('\n\n', start)
-    let end = text.length
-    if (blank !== -1) {
-      end = blank + 2
-      while (text.charCodeAt(end) === 10) end++
-    }
+    let end = paragraphEnd(start)
     if (end - start > 2048) {
       const newline = text.lastIndexOf('\n', start + 2047)
       end = newline >= start ? newline + 1 : start + 2048
     }
+    // Short paragraphs are joined up to 1 KB, never past 2 KB.
+    while (end - start < 1024 && end < text.length && paragraphEnd(end) - start <= 2048) end = paragraphEnd(end)
     pieces.push(text.slice(start, end))
     start = end
   }

@@ -10,6 +10,11 @@ import { countTokens } from './tokens'
 export const PIECEWISE_FROM = 1024
 /** A paragraph longer than this is cut after a line break (or, for one very long line, anywhere). */
 const MAX_PIECE = 2048
+/**
+ * Short paragraphs are joined until a piece is this long: each piece is one look-up in the counts the store
+ * remembers, and a 200 KB RULES.md of two-line rules is over a thousand paragraphs.
+ */
+const MIN_PIECE = 1024
 
 export function countTokensPiecewise(text: string): number {
   if (text.length < PIECEWISE_FROM) return countTokens(text)
@@ -19,19 +24,27 @@ export function countTokensPiecewise(text: string): number {
 }
 
 /**
- * Cuts `text` after runs of blank lines, then long paragraphs after single newlines; joined, the pieces are `text`.
- * Linear in the text: the next blank line is searched for once per paragraph, not once per piece, and a
- * long line is searched backwards only within its piece.
+ * Cuts `text` after runs of blank lines, joining short paragraphs up to MIN_PIECE and cutting long ones after
+ * single newlines; joined, the pieces are `text`. Linear in the text: the next blank line is searched for once
+ * per paragraph, not once per piece, and a long line is searched backwards only within its piece.
  */
 export function piecesOf(text: string): string[] {
   const pieces: string[] = []
-  let start = 0
   let blank = -1
+  /** Just past the blank-line run that ends the paragraph at `from`, or the text's length. */
+  const paragraphEnd = (from: number): number => {
+    if (blank === -1 || blank < from) blank = nextBlankLine(text, from)
+    return blank === text.length ? text.length : pastNewlines(text, blank + 2)
+  }
+  let start = 0
   while (start < text.length) {
-    if (blank !== -1 && blank < start) blank = -1
-    if (blank === -1) blank = nextBlankLine(text, start)
-    let end = blank === text.length ? text.length : pastNewlines(text, blank + 2)
+    let end = paragraphEnd(start)
     if (end - start > MAX_PIECE) end = lineEnd(text, start, start + MAX_PIECE)
+    while (end - start < MIN_PIECE && end < text.length) {
+      const next = paragraphEnd(end)
+      if (next - start > MAX_PIECE) break
+      end = next
+    }
     pieces.push(text.slice(start, end))
     start = end
   }

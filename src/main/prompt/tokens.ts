@@ -16,9 +16,8 @@ const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}|\\s{${MAX_RUN + 1},}`, 'g')
 const MAX_ENTRIES = 20_000
 const cache = new Map<string, number>()
 
-function cacheKey(text: string): string {
-  // Short texts are their own key; long ones are keyed by a content hash so the cache stays small.
-  return text.length <= SHORT_TEXT ? text : 'sha1:' + createHash('sha1').update(text).digest('base64')
+function digestOf(text: string): string {
+  return createHash('sha1').update(text).digest('base64')
 }
 
 /** Counts kept between processes (the store's), asked before the tokenizer and told every count it makes. */
@@ -42,10 +41,13 @@ const VOCABULARY = 'o200k'
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0
-  const key = cacheKey(text)
+  // Short texts are their own key; long ones are keyed by a content hash so the cache stays small. The store's
+  // memory is keyed by the hash of every text, taken once.
+  const digest = text.length <= SHORT_TEXT ? null : digestOf(text)
+  const key = digest === null ? text : 'sha1:' + digest
   const hit = cache.get(key)
   if (hit !== undefined) return hit
-  const tokens = memory ? countRemembering(memory, text) : countInPieces(text)
+  const tokens = memory ? countRemembering(memory, text, digest ?? digestOf(text)) : countInPieces(text)
   if (cache.size >= MAX_ENTRIES) {
     // Maps iterate in insertion order: drop the oldest entry.
     const oldest = cache.keys().next()
@@ -55,8 +57,8 @@ export function countTokens(text: string): number {
   return tokens
 }
 
-function countRemembering(from: TokenCountMemory, text: string): number {
-  const key = `${VOCABULARY}:${createHash('sha1').update(text).digest('base64')}`
+function countRemembering(from: TokenCountMemory, text: string, digest: string): number {
+  const key = `${VOCABULARY}:${digest}`
   const known = from.get(key)
   if (known !== undefined) return known
   const tokens = countInPieces(text)
