@@ -7,9 +7,10 @@ import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
 
 // Glassbox's side of the in-process steps of bench/nao.bench.ts, the same steps as nao-renderer.child.mjs
 // `steps`, in a fresh process: `WARM_DIR DIR ROUNDS`. Opens WARM_DIR and renders its prompt (the code warmed
-// up), then times opening DIR to its first prompt text, renders with nothing changed (per message), and asks
-// for a prompt right after a RULES.md line changed and after a new skill file (freshSnapshot: the changed file
-// read at once, no debounce wait). Prompt text only, as nao has no token counts. The first two rounds of each
+// up), then times opening DIR to its first prompt text, a prompt with nothing changed (per message), and a
+// prompt right after a RULES.md line changed and after a new skill file. Every prompt is asked for as a message
+// or a preview asks (freshSnapshot: the check for changed prompt files included, a changed file read at once,
+// no debounce wait). Prompt text only, as nao has no token counts. The first two rounds of each
 // kind are warm-up; before each round the watcher's report of the last change is let through, so it does not
 // land inside the next sample. Restores RULES.md, removes the skill files it wrote, prints the samples as JSON.
 
@@ -53,12 +54,12 @@ const [warmDir, root, roundsArg] = process.argv.slice(2)
 const rounds = Number(roundsArg)
 
 const warm = await openProject(warmDir)
-promptText(warm.snapshot())
+promptText(await warm.freshSnapshot())
 await warm.close()
 
 const openStart = performance.now()
 const model = await openProject(root)
-const first = promptText(model.snapshot())
+const first = promptText(await model.freshSnapshot())
 const openMs = performance.now() - openStart
 if (!first.includes('## User Rules')) throw new Error(`Glassbox's first prompt of ${root} has no User Rules section`)
 
@@ -74,7 +75,7 @@ try {
   await fullyListed(model)
   for (let run = 0; run < PER_MESSAGE_RUNS + 5; run++) {
     const start = performance.now()
-    promptText(model.snapshot())
+    promptText(await model.freshSnapshot())
     if (run >= 5) perMessage.push(performance.now() - start)
   }
   for (let round = 0; round < rounds + WARMUP_ROUNDS; round++) {

@@ -27,15 +27,16 @@ import { summarise, withFloor, type Figure } from './harness'
 // - code-before-first-prompt (no folder): importing nao's bundle vs loading the bundled code `glassbox prompt`
 //   runs before its first prompt (code-before-first-prompt.child.mjs);
 // - open-to-first-prompt: in process, code warmed on the sample project, then this folder's first prompt text
-//   (nao: setting its project folder and rendering; Glassbox: openProject and assembling);
-// - per-message-unchanged: a prompt again, nothing changed;
+//   (nao: setting its project folder and rendering; Glassbox: openProject, then a prompt);
+// - per-message-unchanged: a prompt again, nothing changed (Glassbox: freshSnapshot's check for changed prompt
+//   files and the assembly, as every message; system-prompt/large-warm leaves the check out);
 // - rules-edit-to-prompt: a RULES.md line changed, then a prompt at once (the write included);
 // - new-skill-to-prompt: a new skill file, then a prompt at once (nao shows no skills: it just renders again).
 // In-process steps: nao-renderer.child.mjs `steps` and nao-glassbox-steps.child.ts, prompt text only.
 
 const WHOLE_PROCESS_RUNS = 10
 const CODE_RUNS = 10
-const STEP_PROCESSES = 5
+const STEP_PROCESSES = 7
 const ROUNDS_PER_PROCESS = 8
 const RENDERER_CHILD = join(import.meta.dirname, 'nao-renderer.child.mjs')
 const GLASSBOX_STEPS_CHILD = join(import.meta.dirname, 'nao-glassbox-steps.child.ts')
