@@ -80,7 +80,8 @@ describe('the code `glassbox prompt` loads', () => {
     expect(result.status).toBe(0)
     const lines = readFileSync(log, 'utf8').split('\n')
     const chunks = new Set(lines.filter((url) => url.startsWith('file:') && url.includes('/out/cli/')))
-    const files = [...chunks].flatMap((chunk) => [...readFileSync(new URL(chunk), 'utf8').matchAll(/^\/\/ (node_modules\/\S+)/gm)].map((match) => match[1]))
+    // The path comment is relative to the repository: `../…/node_modules/…` when node_modules is a link (a git worktree's).
+    const files = [...chunks].flatMap((chunk) => [...readFileSync(new URL(chunk), 'utf8').matchAll(/^\/\/ \S*?(node_modules\/\S+)/gm)].map((match) => match[1]))
     return [...files, ...lines.flatMap((line) => /(node_modules\/\S+)$/.exec(line)?.[1] ?? [])]
   }
 
@@ -97,6 +98,12 @@ describe('the code `glassbox prompt` loads', () => {
     for (const unneeded of ['@modelcontextprotocol/sdk', 'ajv', 'js-yaml', 'esprima', 'source-map']) expect(loaded).not.toContain(unneeded)
     // zod speaks English only: none of its other locales.
     expect(files.filter((file) => file.includes('zod/v4/locales/'))).toEqual(['node_modules/zod/v4/locales/en.js'])
+  }, 120_000)
+
+  it('builds its schemas with zod/mini: classic zod, its whole class hierarchy built on load, is not among them', () => {
+    const files = packageFilesLoaded(['prompt', '--project', 'resources/sample-project', '--json'])
+    expect(files).toContain('node_modules/zod/v4/mini/schemas.js')
+    expect(files.filter((file) => file.startsWith('node_modules/zod/v4/classic/'))).toEqual([])
   }, 120_000)
 })
 

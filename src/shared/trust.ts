@@ -1,9 +1,9 @@
-import { z } from 'zod'
+import * as z from './zod-mini'
 
 // What a project asks to do beyond its folder, as every process sees it: the main process decides and
 // stores approvals, the renderer shows the requests in the trust dialog and in settings.
 
-const names = z.array(z.string().max(200)).max(200)
+const names = z.array(z.string().check(z.maxLength(200))).check(z.maxLength(200))
 
 export const trustRequestSchema = z.discriminatedUnion('kind', [
   z.object({

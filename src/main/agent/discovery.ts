@@ -1,5 +1,5 @@
 import { connect } from 'node:net'
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import { isLoopbackUrl, kindOf, SERVER_PRESETS, serverOrigin, type ServerKind, type ServerPreset } from './endpoints'
 import { modelFetch } from './model-fetch'
 
@@ -42,36 +42,37 @@ const DEFAULT_TIMEOUT_MS = 1_500
 /** Ollama's num_ctx when a model sets none (recent Ollama versions; older ones used 2048). */
 export const OLLAMA_DEFAULT_NUM_CTX = 4096
 
+const positiveInteger = z.number().check(z.int(), z.positive())
 const openAiModelsSchema = z.object({
   data: z.array(
     z.looseObject({
       id: z.string(),
-      max_model_len: z.number().int().positive().optional(),
+      max_model_len: z.optional(positiveInteger),
       // llama.cpp: the model's trained context length.
-      meta: z.looseObject({ n_ctx_train: z.number().int().positive().optional() }).nullish().catch(undefined)
+      meta: z.catch(z.nullish(z.looseObject({ n_ctx_train: z.optional(positiveInteger) })), undefined)
     })
   )
 })
 const ollamaShowSchema = z.looseObject({
-  model_info: z.record(z.string(), z.unknown()).optional(),
-  parameters: z.string().optional(),
-  capabilities: z.array(z.string()).optional()
+  model_info: z.optional(z.record(z.string(), z.unknown())),
+  parameters: z.optional(z.string()),
+  capabilities: z.optional(z.array(z.string()))
 })
 const llamaPropsSchema = z.looseObject({
-  n_ctx: z.number().int().positive().optional(),
-  default_generation_settings: z.looseObject({ n_ctx: z.number().int().positive().optional() }).optional(),
-  modalities: z.looseObject({ vision: z.boolean().optional() }).optional(),
+  n_ctx: z.optional(positiveInteger),
+  default_generation_settings: z.optional(z.looseObject({ n_ctx: z.optional(positiveInteger) })),
+  modalities: z.optional(z.looseObject({ vision: z.optional(z.boolean()) })),
   // What the loaded chat template can render. supports_tools false: tool definitions would be dropped.
-  chat_template_caps: z.looseObject({ supports_tools: z.boolean().optional() }).optional().catch(undefined)
+  chat_template_caps: z.catch(z.optional(z.looseObject({ supports_tools: z.optional(z.boolean()) })), undefined)
 })
 const lmStudioModelsSchema = z.object({
   data: z.array(
     z.looseObject({
       id: z.string(),
-      type: z.string().optional(),
-      max_context_length: z.number().int().positive().optional(),
-      loaded_context_length: z.number().int().positive().optional(),
-      capabilities: z.array(z.string()).optional()
+      type: z.optional(z.string()),
+      max_context_length: z.optional(positiveInteger),
+      loaded_context_length: z.optional(positiveInteger),
+      capabilities: z.optional(z.array(z.string()))
     })
   )
 })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import type { RequestMessage } from '../../shared/prompt'
 import type { ModelEndpoint } from './chat-model'
 import { serverOrigin } from './endpoints'

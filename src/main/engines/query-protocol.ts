@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import type { TrustedServer } from '../trust/server-trust'
 import type { QueryRequest, QueryResult } from './query-result'
 
@@ -12,21 +12,23 @@ export interface ServerRunner {
   close: () => void
 }
 
-const trustedServerSchema = z.object({ host: z.string(), port: z.number().int(), database: z.string(), user: z.string(), password: z.string() })
+const integer = z.number().check(z.int())
+const positiveInteger = z.number().check(z.int(), z.positive())
+const trustedServerSchema = z.object({ host: z.string(), port: integer, database: z.string(), user: z.string(), password: z.string() })
 
 export const childRequestSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('run'),
-    id: z.number().int(),
+    id: integer,
     engine: z.string(),
     server: trustedServerSchema,
     sql: z.string(),
-    keepRows: z.number().int().nonnegative(),
-    maxBytes: z.number().int().positive(),
-    maxCellChars: z.number().int().positive(),
-    timeoutMs: z.number().positive()
+    keepRows: z.number().check(z.int(), z.nonnegative()),
+    maxBytes: positiveInteger,
+    maxCellChars: positiveInteger,
+    timeoutMs: z.number().check(z.positive())
   }),
-  z.object({ type: z.literal('cancel'), id: z.number().int() })
+  z.object({ type: z.literal('cancel'), id: integer })
 ])
 export type ChildRequest = z.infer<typeof childRequestSchema>
 
@@ -37,14 +39,14 @@ const cellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()])
 
 export const childReplySchema = z.discriminatedUnion('ok', [
   z.object({
-    id: z.number().int(),
+    id: integer,
     ok: z.literal(true),
     columns: z.array(z.string()),
     rows: z.array(z.array(cellSchema)),
-    totalRows: z.number().int().nonnegative(),
-    truncatedAtBytes: z.number().nullable()
+    totalRows: z.number().check(z.int(), z.nonnegative()),
+    truncatedAtBytes: z.nullable(z.number())
   }),
-  z.object({ id: z.number().int(), ok: z.literal(false), kind: z.enum(failureKinds), message: z.string() })
+  z.object({ id: integer, ok: z.literal(false), kind: z.enum(failureKinds), message: z.string() })
 ])
 export type ChildReply = z.infer<typeof childReplySchema>
 

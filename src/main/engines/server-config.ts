@@ -1,5 +1,5 @@
 import { inspect } from 'node:util'
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 
 // A database server declared in nao_config.yaml with nao's keys (host, port, database, user, password,
 // schema_name). `user` and `password` may be `{{ env('NAME') }}`, as nao allows: they stay references here and
@@ -55,15 +55,15 @@ export function markEnvReferences(text: string): string {
   return text.replace(ENV_REFERENCE, (_match, name: string) => `__glassbox_env__${name}__`)
 }
 
-const scalar = z.union([z.string(), z.number()]).transform(String)
+const scalar = z.pipe(z.union([z.string(), z.number()]), z.transform(String))
 
 const serverEntry = z.object({
-  host: scalar.optional(),
-  port: scalar.optional(),
-  database: scalar.optional(),
-  user: scalar.optional(),
-  password: scalar.nullish(),
-  schema_name: scalar.nullish()
+  host: z.optional(scalar),
+  port: z.optional(scalar),
+  database: z.optional(scalar),
+  user: z.optional(scalar),
+  password: z.nullish(scalar),
+  schema_name: z.nullish(scalar)
 })
 
 /** The environment variables a value refers to (after markEnvReferences), in order of appearance. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { relative } from 'node:path'
 import { parse } from 'yaml'
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import { blankTemplates, CONFIG_FILE } from '../project/config'
 import { readRegularFileSync } from '../project/regular-file'
 import { resolveInside } from '../project/safe-path'
@@ -45,10 +45,14 @@ export interface McpConfig {
   problems: string[]
 }
 
-const textMap = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String))
+const textMap = z.record(z.string(), z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String)))
 const serverEntry = z.union([
-  z.object({ command: z.string().min(1), args: z.array(z.union([z.string(), z.number()]).transform(String)).optional(), env: textMap.optional() }),
-  z.object({ url: z.string().min(1), headers: textMap.optional() })
+  z.object({
+    command: z.string().check(z.minLength(1)),
+    args: z.optional(z.array(z.pipe(z.union([z.string(), z.number()]), z.transform(String)))),
+    env: z.optional(textMap)
+  }),
+  z.object({ url: z.string().check(z.minLength(1)), headers: z.optional(textMap) })
 ])
 const mcpFile = z.object({ mcpServers: z.record(z.string(), z.unknown()) })
 

@@ -1,5 +1,5 @@
 import { parse } from 'yaml'
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import type { Diagnostic } from '../../shared/prompt'
 import { resolve } from 'node:path'
 import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
@@ -35,20 +35,20 @@ export interface ProjectConfig {
   diagnostics: Diagnostic[]
 }
 
-const stringList = z
-  .array(z.unknown())
-  .catch([])
-  .transform((items) => items.filter((item) => typeof item === 'string' || typeof item === 'number').map(String))
+const stringList = z.pipe(
+  z.catch(z.array(z.unknown()), []),
+  z.transform((items: unknown[]) => items.filter((item) => typeof item === 'string' || typeof item === 'number').map(String))
+)
 
-const scalar = z.union([z.string().min(1), z.number()]).transform(String)
+const scalar = z.pipe(z.union([z.string().check(z.minLength(1)), z.number()]), z.transform(String))
 
 const databaseEntry = z.object({
   name: scalar,
   type: scalar,
-  path: z.string().nullish().catch(null),
-  accessors: stringList.optional(),
-  include: stringList.optional(),
-  exclude: stringList.optional()
+  path: z.catch(z.nullish(z.string()), null),
+  accessors: z.optional(stringList),
+  include: z.optional(stringList),
+  exclude: z.optional(stringList)
 })
 
 /** Replaces Jinja expressions, statements and comments so the rest parses as YAML. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import type { ChatDetail, ChatMessageView, ChatSummary, ChatVersionView, MessageFigures, ToolCallView } from '../../shared/api'
 import { DEFAULT_CHAT_TITLE, titleFrom } from '../../shared/chat-title'
 import type { StoreContext } from './context'

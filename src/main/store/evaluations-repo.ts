@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import { EVALUATION_OUTCOMES, statusOfOutcome, type EvaluationCaseResult, type EvaluationModelRun, type EvaluationSummary } from '../../shared/api'
 import type { StoreContext } from './context'
 import { StoreNotFoundError } from './errors'
@@ -13,7 +13,7 @@ const statusSchema = z.enum(['running', 'done', 'cancelled'])
 const table = z.array(z.array(z.unknown()))
 const auditSchema = z.object({
   filesRead: z.array(z.string()),
-  tables: z.array(z.object({ table: z.string(), dir: z.string().nullable(), unread: z.array(z.string()) }))
+  tables: z.array(z.object({ table: z.string(), dir: z.nullable(z.string()), unread: z.array(z.string()) }))
 })
 
 export function promptHash(systemPrompt: string): string {

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import type { FeedbackRating, FeedbackView } from '../../shared/api'
 import type { StoreContext } from './context'
 import { StoreNotFoundError } from './errors'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import type { MemoryView } from '../../shared/api'
 import type { MemoryCategory, MemoryItem } from '../../shared/prompt'
 import { countTokens } from '../prompt/tokens'

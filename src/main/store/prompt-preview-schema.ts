@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import type { PromptPreview } from '../../shared/prompt'
 
 // Prompt snapshots are stored as JSON and read back into the inspector; these schemas check the stored shape
@@ -9,7 +9,7 @@ const memoryItem = z.object({
   category: z.enum(['global_rule', 'personal_fact']),
   content: z.string(),
   tokens: z.number(),
-  chatId: z.string().nullable(),
+  chatId: z.nullable(z.string()),
   createdAt: z.string()
 })
 
@@ -21,11 +21,9 @@ const contentPart = z.union([
 const requestMessage = z.object({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.union([z.string(), z.array(contentPart)]),
-  cache: z.boolean().optional(),
-  toolCalls: z
-    .array(z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) }))
-    .optional(),
-  toolCallId: z.string().optional()
+  cache: z.optional(z.boolean()),
+  toolCalls: z.optional(z.array(z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) }))),
+  toolCallId: z.optional(z.string())
 })
 
 export const promptPreviewParts = {
@@ -43,7 +41,7 @@ export const promptPreviewParts = {
   ),
   memory: z.object({
     included: z.array(memoryItem),
-    dropped: z.array(memoryItem.extend({ reason: z.string() }))
+    dropped: z.array(z.extend(memoryItem, { reason: z.string() }))
   }),
   diagnostics: z.array(z.object({ file: z.string(), problem: z.string() })),
   overrideMode: z.enum(['default', 'replaced', 'wrapped', 'runtime']),
@@ -53,10 +51,10 @@ export const promptPreviewParts = {
     used: z.number(),
     parts: z.array(z.object({ name: z.string(), tokens: z.number() })),
     trimmed: z.array(z.object({ part: z.string(), detail: z.string(), tokensSaved: z.number() })),
-    safetyMargin: z.number().optional(),
-    serverCounted: z.number().optional(),
-    contextSource: z.string().optional(),
-    archivedMessages: z.number().optional()
+    safetyMargin: z.optional(z.number()),
+    serverCounted: z.optional(z.number()),
+    contextSource: z.optional(z.string()),
+    archivedMessages: z.optional(z.number())
   })
 }
 
@@ -64,7 +62,7 @@ export const promptPreviewSchema = z.object({
   system: z.string(),
   user: z.string(),
   ...promptPreviewParts,
-  budget: promptPreviewParts.budget.nullable()
+  budget: z.nullable(promptPreviewParts.budget)
 })
 
 // Compile-time check, both ways: the schema's output is a PromptPreview and a PromptPreview fits the schema.

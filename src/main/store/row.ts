@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 
 // better-sqlite3 returns rows as `unknown`. These small readers give them types and fail loudly (naming the
 // column) when the schema and the code disagree, instead of letting a wrong type travel into the UI.
@@ -55,13 +55,13 @@ export function flagOrNull(row: Row, key: string): boolean | null {
 }
 
 /** Parses a JSON column and checks it against `schema`. */
-export function json<T>(row: Row, key: string, schema: z.ZodType<T>): T {
-  const parsed = schema.safeParse(JSON.parse(text(row, key)))
+export function json<T>(row: Row, key: string, schema: z.core.$ZodType<T>): T {
+  const parsed = z.safeParse(schema, JSON.parse(text(row, key)))
   if (!parsed.success) throw new Error(`column ${key}: stored JSON has an unexpected shape: ${parsed.error.message}`)
   return parsed.data
 }
 
-export function jsonOrNull<T>(row: Row, key: string, schema: z.ZodType<T>): T | null {
+export function jsonOrNull<T>(row: Row, key: string, schema: z.core.$ZodType<T>): T | null {
   return row[key] === null || row[key] === undefined ? null : json(row, key, schema)
 }
 

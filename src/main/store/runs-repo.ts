@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import type { RunDetail, RunRequestView, ToolCallView } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import type { StoreContext } from './context'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import { SERVER_KINDS, type Settings } from '../../shared/api'
 import type { StoreContext } from './context'
 import type { ProjectsRepo } from './projects-repo'
@@ -25,19 +25,19 @@ export function defaultSettings(): Settings {
 }
 
 // A stored value that no longer fits its key (hand-edited, or from an older build) falls back to the default.
-const settingsSchema = z
-  .object({
-    endpoint: z.string().nullable(),
-    endpoints: z.array(z.object({ preset: z.enum(SERVER_KINDS), url: z.string(), apiKey: z.string().optional() })),
-    model: z.string().nullable(),
-    memoryModel: z.string().nullable(),
+const settingsSchema = z.partial(
+  z.object({
+    endpoint: z.nullable(z.string()),
+    endpoints: z.array(z.object({ preset: z.enum(SERVER_KINDS), url: z.string(), apiKey: z.optional(z.string()) })),
+    model: z.nullable(z.string()),
+    memoryModel: z.nullable(z.string()),
     testMode: z.boolean(),
-    channel: z.string().nullable(),
+    channel: z.nullable(z.string()),
     timezone: z.string(),
-    memoryBudget: z.number().int().min(0),
-    contextWindow: z.number().int().positive().nullable()
+    memoryBudget: z.number().check(z.int(), z.minimum(0)),
+    contextWindow: z.nullable(z.number().check(z.int(), z.positive()))
   })
-  .partial()
+)
 
 export class SettingsRepo {
   constructor(

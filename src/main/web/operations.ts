@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../../shared/zod-mini'
 import { apiInputs, type GlassboxApi } from '../../shared/api'
 
 // One table of every operation the UI may call, shared by the IPC handlers and the web server: both
@@ -34,7 +34,7 @@ export class InvalidInputError extends Error {
   }
 }
 
-function parse<S extends z.ZodType>(operation: OperationName, schema: S, input: unknown): z.infer<S> {
+function parse<S extends z.ZodMiniType>(operation: OperationName, schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input ?? {})
   if (result.success) return result.data
   throw new InvalidInputError(

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from '../../../shared/zod-mini'
 import type { ProjectSnapshot } from '../../project/types'
 import type { DatabasePool } from '../sql/database-pool'
 import type { QueryStore } from '../sql/query-store'
@@ -95,7 +95,7 @@ export interface AgentTool {
 export interface ToolDefinition<Input, Result> {
   name: string
   description: string
-  inputSchema: z.ZodType<Input>
+  inputSchema: z.core.$ZodType<Input>
   execute: (input: Input, ctx: ToolContext) => Promise<Result>
   toModelOutput: (result: Result, ctx: ToolContext) => string
   stopsRun?: boolean
@@ -114,7 +114,7 @@ export function createTool<Input, Result>(definition: ToolDefinition<Input, Resu
     parameters: jsonSchemaOf(inputSchema),
     stopsRun: definition.stopsRun ?? false,
     invoke: async (args, ctx) => {
-      const parsed = inputSchema.safeParse(args)
+      const parsed = z.safeParse(inputSchema, args)
       if (!parsed.success) {
         return { ok: false, output: `Error: invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` }
       }
@@ -136,7 +136,7 @@ export function createTool<Input, Result>(definition: ToolDefinition<Input, Resu
 const MAX_BOUND_SENT = 500
 const BOUND_KEYS = ['maxLength', 'maxItems', 'maxProperties'] as const
 
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+function jsonSchemaOf(schema: z.core.$ZodType): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema)
   return withoutLargeBounds(rest) as Record<string, unknown>
 }

@@ -1,9 +1,9 @@
-import { z } from 'zod'
+import * as z from '../../../shared/zod-mini'
 import { createTool, ToolError } from './create-tool'
 import { cappedLines, filesUnder, visiblePath } from './project-files'
 
 export const listInput = z.object({
-  path: z.string().default('').describe('Project-relative folder to list; empty for the project root.')
+  path: z._default(z.string(), '').check(z.describe('Project-relative folder to list; empty for the project root.'))
 })
 
 export interface ListResult {

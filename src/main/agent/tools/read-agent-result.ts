@@ -1,8 +1,8 @@
-import { z } from 'zod'
+import * as z from '../../../shared/zod-mini'
 import { createTool, ToolError, type AgentResultRecord } from './create-tool'
 
 export const readAgentResultInput = z.object({
-  resultId: z.string().min(1).describe('The resultId of an earlier answer listed under Previous Results.')
+  resultId: z.string().check(z.minLength(1), z.describe('The resultId of an earlier answer listed under Previous Results.'))
 })
 
 export const readAgentResultTool = createTool({

@@ -1,9 +1,9 @@
-import { z } from 'zod'
+import * as z from '../../../shared/zod-mini'
 import { createTool, ToolError, type ToolResultRecord } from './create-tool'
 
 export const readToolResultInput = z.object({
-  resultId: z.string().min(1),
-  callId: z.string().min(1).describe('The callId of a tool call listed in that result.')
+  resultId: z.string().check(z.minLength(1)),
+  callId: z.string().check(z.minLength(1), z.describe('The callId of a tool call listed in that result.'))
 })
 
 export const readToolResultTool = createTool({

@@ -1,12 +1,12 @@
 import picomatch from 'picomatch'
-import { z } from 'zod'
+import * as z from '../../../shared/zod-mini'
 import { createTool, ToolError } from './create-tool'
 import { startPatternWorker, type PatternSource } from './pattern-worker'
 import { cappedLines } from './project-files'
 import { errorMessage } from '../../../shared/error-message'
 
 export const searchInput = z.object({
-  pattern: z.string().min(1).max(2_000).describe('Glob over project-relative paths, e.g. **/columns.md or docs/**/*.md')
+  pattern: z.string().check(z.minLength(1), z.maxLength(2_000), z.describe('Glob over project-relative paths, e.g. **/columns.md or docs/**/*.md'))
 })
 
 export interface SearchResult {

@@ -1,10 +1,12 @@
-import { z } from 'zod'
+import * as z from '../../../shared/zod-mini'
 import type { SuggestFollowUpsArgs, SuggestFollowUpsResult } from '../../../shared/tools'
 import { createTool } from './create-tool'
 
 export const suggestFollowUpsInput = z.object({
-  suggestions: z.array(z.string().min(1).max(200)).min(1).max(3).describe('One to three short follow-up questions the user may ask next.')
-}) satisfies z.ZodType<SuggestFollowUpsArgs>
+  suggestions: z
+    .array(z.string().check(z.minLength(1), z.maxLength(200)))
+    .check(z.minLength(1), z.maxLength(3), z.describe('One to three short follow-up questions the user may ask next.'))
+}) satisfies z.ZodMiniType<SuggestFollowUpsArgs>
 
 export const suggestFollowUpsTool = createTool({
   name: 'suggest_follow_ups',

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { z } from 'zod'
+import * as z from '../../../shared/zod-mini'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, toCell, type QueryRequest, type QueryResult } from '../query-result'
 import { resolveNativeBinding } from '../../store/native-binding'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../result-budget'
@@ -76,7 +76,7 @@ const childReplySchema = z.discriminatedUnion('ok', [
     columns: z.array(z.string()),
     rows: z.array(z.array(z.unknown())),
     totalRows: z.number(),
-    truncatedAtBytes: z.number().nullable()
+    truncatedAtBytes: z.nullable(z.number())
   }),
   z.object({ id: z.number(), ok: z.literal(false), refused: z.boolean(), message: z.string() })
 ])
