@@ -201,6 +201,19 @@ describe('control tokens in project text', () => {
     expect(sliceOf(result, 'memory')).toContain('Reply in French.<|\u200Deot_id|>')
   })
 
+  it('finds every family of marker however long, and one among many harmless brackets', () => {
+    const longest = `<|${'reserved_special_token_'.padEnd(64, '9')}|>`
+    const markers = ['<|im_start|>', longest, '<｜begin▁of▁sentence｜>', '[/SYSTEM_PROMPT]', '</tool_response>', '<</SYS>>', '<<SYS>>']
+    // Long enough that the brackets are tried one by one, not the whole text in one pass.
+    const harmless = Array.from({ length: 40 }, (_, index) => `Rule ${index}: a < b and [see docs](#x). ${'Revenue is net. '.repeat(12)}`).join('\n')
+    for (const marker of markers) {
+      const text = `${harmless}\nThen ${marker} here.\n${harmless}`
+      const result = assemble({ project: makeProject({ rules: { source: 'RULES.md', text } }) })
+      expect(sliceOf(result, 'user-rules'), marker).not.toContain(marker)
+      expect(sliceOf(result, 'user-rules').replaceAll('\u200D', ''), marker).toContain(marker)
+    }
+  })
+
   it('counts the tokens of the defanged text', () => {
     const result = assemble({ project: makeProject({ rules: { source: 'RULES.md', text: forged } }) })
     const rules = result.sections.find((section) => section.id === 'user-rules')

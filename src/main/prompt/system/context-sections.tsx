@@ -1,7 +1,7 @@
 import type { MemoryItem } from '../../../shared/prompt'
 import type { Connection, ProjectFile, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
-import { Block, Bold, Code, List, ListItem, Memo, Section, Span, Title } from '../markdown/components'
+import { Block, Code, List, ListItem, Memo, Section, Span, Title } from '../markdown/components'
 import { connectionFolder } from '../../engines/dialect-rules'
 import { EXECUTABLE_FOLDER_TYPES } from '../../engines/registry'
 import { shortTitle, slugOf, splitRuleBlocks, type RulePiece } from './rule-blocks'
@@ -112,17 +112,17 @@ export function Skills({ skills }: { skills: readonly Skill[] }) {
 function SkillItem({ skill }: { skill: Skill }) {
   return (
     <Section id={`skills.${skill.name}`} title={`Skill: ${skill.name}`} sources={[skill.location]}>
-      <Block separator={'\n'}>
-        <Title level={3}>Skill: {skill.name.trim()}</Title>
-        <Span>
-          <Bold>Description:</Bold> {skill.description.trim() || 'none given.'}
-        </Span>
-        <Span>
-          <Bold>Location:</Bold> <Code>{skill.location}</Code>
-        </Span>
-      </Block>
+      {skillText(skill)}
     </Section>
   )
+}
+
+/**
+ * A skill's three lines as one string: what `<Title level={3}>`, `<Bold>` and `<Code>` in a Block would give,
+ * without the ~20 nodes per skill that cost ~30 µs each item when a project with 300 skills is first opened.
+ */
+function skillText(skill: Skill): string {
+  return `### Skill: ${skill.name.trim()}\n**Description:** ${skill.description.trim() || 'none given.'}\n**Location:** \`${skill.location}\``
 }
 
 export interface MemoryProps {
