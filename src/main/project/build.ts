@@ -4,7 +4,7 @@ import { CONFIG_FILE, parseConfig, resolveDatabases, type ProjectConfig } from '
 import { DATABASES_FOLDER, readDatabaseLayout, type DatabaseLayout } from './databases'
 import { overrideSlotOf, parseOverride, PROMPTS_FOLDER } from './overrides'
 import { ParsedFileCache, type Parsed } from './parse-cache'
-import { TEXT_LIMITS } from './read-text'
+import { FolderRealPaths, TEXT_LIMITS } from './read-text'
 import { parseSkill, SKILLS_FOLDER } from './skills'
 import { timeSlicer } from './time-slice'
 import type { ProjectTree, TreeEntry } from './tree'
@@ -65,10 +65,11 @@ export async function buildSnapshot(
 ): Promise<ProjectSnapshot> {
   const diagnostics: Diagnostic[] = []
   const slice = timeSlicer()
+  const folders = new FolderRealPaths(root)
   const loadIf = async <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): Promise<T | null> => {
     if (!isReadableEntry(tree.get(path))) return null
     await slice()
-    const loaded = cache.load(root, path, maxBytes, { unchanged: changed !== null && !changed.has(path) })
+    const loaded = cache.load(root, path, maxBytes, { unchanged: changed !== null && !changed.has(path), folders })
     diagnostics.push(...loaded.diagnostics)
     return loaded.value
   }

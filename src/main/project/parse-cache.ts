@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../shared/prompt'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { describeCut, fileVersionKey, readProjectTextSync, versionKey } from './read-text'
+import { describeCut, fileVersionKey, readProjectTextSync, versionKey, type FolderRealPaths } from './read-text'
 
 // Parsed project files, reused while a file's real path, mtime and size stay the same, so a rebuild after a
 // one-file change reads one file. The watcher also drops entries for the paths it saw change, which covers
@@ -27,16 +27,16 @@ export class ParsedFileCache<T> {
    * Reads and parses `relPath` (at most `maxBytes`), or returns the cached result if the file is unchanged.
    * Synchronous (see readProjectTextSync): callers yield between files.
    */
-  load(root: string, relPath: string, maxBytes: number, options: { unchanged?: boolean } = {}): Loaded<T> {
+  load(root: string, relPath: string, maxBytes: number, options: { unchanged?: boolean; folders?: FolderRealPaths } = {}): Loaded<T> {
     const cached = this.entries.get(relPath)
     // Nothing cached (as for every file when a project opens): read at once, keyed by what the read saw.
-    if (!cached) return this.readAndKeep(root, relPath, maxBytes)
+    if (!cached) return this.readAndKeep(root, relPath, maxBytes, options.folders)
     // The caller knows which paths changed (the watcher's batch): the others need no stat and realpath each.
     if (options.unchanged) return cached.loaded
-    const key = fileVersionKey(root, relPath)
+    const key = fileVersionKey(root, relPath, options.folders)
     if (typeof key !== 'string') return { value: null, diagnostics: [{ file: relPath, problem: key.problem }] }
     if (cached.key === key) return cached.loaded
-    return this.readAndKeep(root, relPath, maxBytes)
+    return this.readAndKeep(root, relPath, maxBytes, options.folders)
   }
 
   /** Forgets the given paths (changed on disk) so the next load reads them again. */
@@ -63,8 +63,8 @@ export class ParsedFileCache<T> {
   }
 
   /** Reads and parses; a refused file is not kept, so the next load tries it again. */
-  private readAndKeep(root: string, relPath: string, maxBytes: number): Loaded<T> {
-    const read = readProjectTextSync(root, relPath, maxBytes)
+  private readAndKeep(root: string, relPath: string, maxBytes: number, folders?: FolderRealPaths): Loaded<T> {
+    const read = readProjectTextSync(root, relPath, maxBytes, folders)
     if (!read.ok) {
       this.entries.delete(relPath)
       return { value: null, diagnostics: [{ file: relPath, problem: read.problem }] }

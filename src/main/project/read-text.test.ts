@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest'
-import { decodeUtf8, describeCut } from './read-text'
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../../test/support/fixtures'
+import { decodeUtf8, describeCut, FolderRealPaths, readProjectTextSync } from './read-text'
 
 describe('decodeUtf8', () => {
   it('drops a character cut in half at the cap instead of refusing the file', () => {
@@ -23,5 +26,44 @@ describe('decodeUtf8', () => {
 describe('describeCut', () => {
   it('says how big the file is and how much was read', () => {
     expect(describeCut(5 * 1024 * 1024, 1024 * 1024)).toBe('is 5.0 MB; only the first 1.0 MB was read (size limit)')
+  })
+})
+
+describe('readProjectTextSync with the folders of one pass', () => {
+  const cleanups: Array<() => void> = []
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup()
+  })
+
+  /** A project whose `agent/skills` is a symlink to `target` (a folder, given relative to the temp folder). */
+  function projectWithLinkedSkills(target: 'outside' | 'project/elsewhere'): { root: string; folders: FolderRealPaths } {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const root = join(temp.dir, 'project')
+    mkdirSync(join(root, 'agent'), { recursive: true })
+    mkdirSync(join(temp.dir, target), { recursive: true })
+    writeFileSync(join(temp.dir, target, 'secret.md'), 'SECRET')
+    symlinkSync(join(temp.dir, target), join(root, 'agent', 'skills'))
+    return { root: realpathSync(root), folders: new FolderRealPaths(realpathSync(root)) }
+  }
+
+  it('refuses a file whose folder became a symlink out of the project', () => {
+    const { root, folders } = projectWithLinkedSkills('outside')
+    expect(readProjectTextSync(root, 'agent/skills/secret.md', 1024, folders)).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/symlink that leads outside the project/)
+    })
+  })
+
+  it('reads a file through a folder symlinked inside the project, at its real path', () => {
+    const { root, folders } = projectWithLinkedSkills('project/elsewhere')
+    expect(readProjectTextSync(root, 'agent/skills/secret.md', 1024, folders)).toMatchObject({ ok: true, text: 'SECRET', real: join(root, 'elsewhere', 'secret.md') })
+  })
+
+  it('refuses a file that is itself a symlink out of the project, as the full guard does', () => {
+    const { root, folders } = projectWithLinkedSkills('outside')
+    symlinkSync(join(root, 'agent', 'skills', 'secret.md'), join(root, 'agent', 'stolen.md'))
+    expect(readProjectTextSync(root, 'agent/stolen.md', 1024, folders)).toEqual(readProjectTextSync(root, 'agent/stolen.md', 1024))
+    expect(readProjectTextSync(root, 'agent/stolen.md', 1024, folders)).toMatchObject({ ok: false })
   })
 })

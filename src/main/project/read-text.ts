@@ -1,6 +1,7 @@
-import { statSync } from 'node:fs'
-import { NotRegularFileError, readRegularFile, readRegularFileSyncWithInfo } from './regular-file'
-import { PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
+import { lstatSync, realpathSync, statSync } from 'node:fs'
+import { isAbsolute, join } from 'node:path'
+import { CAN_REFUSE_LINK_ON_OPEN, NotRegularFileError, readRegularFile, readRegularFileSyncWithInfo } from './regular-file'
+import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import { errorMessage } from '../../shared/error-message'
 
 // Reads one project text file through the safe-path guard, refusing what would hurt the prompt: binary
@@ -48,7 +49,15 @@ export async function readProjectText(root: string, relPath: string, maxBytes: n
  * five pool round trips per file cost more than the reads themselves on a busy machine. Same guard, same
  * checks, same results; callers keep each call short (the files are capped) and yield between them.
  */
-export function readProjectTextSync(root: string, relPath: string, maxBytes: number): TextRead | TextRefused {
+export function readProjectTextSync(root: string, relPath: string, maxBytes: number, folders?: FolderRealPaths): TextRead | TextRefused {
+  const direct = folders?.pathInRealFolder(relPath)
+  if (direct) {
+    try {
+      return asText(direct, readRegularFileSyncWithInfo(direct, maxBytes, { refuseLink: true }))
+    } catch {
+      // A symlink, gone, not a regular file: the full guard below gives the usual answer.
+    }
+  }
   const real = guardedPath(root, relPath)
   if (typeof real !== 'string') return real
   try {
@@ -62,7 +71,10 @@ export function readProjectTextSync(root: string, relPath: string, maxBytes: num
  * What a cache of a project file is keyed by: its real path, mtime and size, as they are now (one stat); or
  * why it cannot be read, in the words a read would use. A read's own key is `versionKey` of what it saw.
  */
-export function fileVersionKey(root: string, relPath: string): string | TextRefused {
+export function fileVersionKey(root: string, relPath: string, folders?: FolderRealPaths): string | TextRefused {
+  const direct = folders?.pathInRealFolder(relPath)
+  const info = direct ? lstatSync(direct, { throwIfNoEntry: false }) : undefined
+  if (direct && info?.isFile()) return versionKey(direct, info.mtimeMs, info.size)
   const real = guardedPath(root, relPath)
   if (typeof real !== 'string') return real
   try {
@@ -70,6 +82,43 @@ export function fileVersionKey(root: string, relPath: string): string | TextRefu
     return info.isFile() ? versionKey(real, info.mtimeMs, info.size) : refusedRead(new NotRegularFileError(real))
   } catch (error) {
     return refusedRead(error)
+  }
+}
+
+/**
+ * The project's folders' real paths, each taken once: reading 300 skills of one folder then costs one realpath,
+ * not two per file (the root's and the file's). A file whose last part is not a symlink lies where its
+ * folder's real path says, so it is opened there, refusing a symlink in the open itself; anything else (a
+ * symlink, a folder outside) goes through resolveInside as before. For one pass over the project (a snapshot
+ * build), never kept longer: a folder can be replaced by a symlink at any time.
+ */
+export class FolderRealPaths {
+  private rootReal: string | null = null
+  private readonly reals = new Map<string, string | null>()
+
+  constructor(private readonly root: string) {}
+
+  /** Where `relPath` is if its last part is a plain file, when its folder's real path is inside the project; else null. */
+  pathInRealFolder(relPath: string): string | null {
+    if (!CAN_REFUSE_LINK_ON_OPEN || isAbsolute(relPath) || relPath.includes('..') || relPath.includes('\\')) return null
+    const slash = relPath.lastIndexOf('/')
+    const folderReal = this.realFolder(slash === -1 ? '' : relPath.slice(0, slash))
+    return folderReal === null ? null : join(folderReal, relPath.slice(slash + 1))
+  }
+
+  private realFolder(relDir: string): string | null {
+    let real = this.reals.get(relDir)
+    if (real === undefined) {
+      try {
+        this.rootReal ??= realpathSync.native(this.root)
+        const folder = relDir === '' ? this.rootReal : realpathSync.native(join(this.root, relDir))
+        real = isInside(this.rootReal, folder) ? folder : null
+      } catch {
+        real = null
+      }
+      this.reals.set(relDir, real)
+    }
+    return real
   }
 }
 

@@ -8,6 +8,9 @@ import { open, type FileHandle } from 'node:fs/promises'
 
 const NONBLOCKING_READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
 
+/** Whether readRegularFileSyncWithInfo can refuse a symlink in the open itself (not on Windows). */
+export const CAN_REFUSE_LINK_ON_OPEN = constants.O_NOFOLLOW !== undefined
+
 /** The path is something other than a regular file (pipe, socket, device, folder). */
 export class NotRegularFileError extends Error {
   readonly code = 'ENOTREGULAR'
@@ -53,9 +56,16 @@ export function readRegularFileSync(path: string, maxBytes = Number.MAX_SAFE_INT
   return readRegularFileSyncWithInfo(path, maxBytes).bytes
 }
 
-/** readRegularFileSync with the file's size and mtime, from the descriptor that was read. */
-export function readRegularFileSyncWithInfo(path: string, maxBytes = Number.MAX_SAFE_INTEGER): { bytes: Buffer; size: number; mtimeMs: number } {
-  const fd = openSync(path, NONBLOCKING_READ)
+/**
+ * readRegularFileSync with the file's size and mtime, from the descriptor that was read. `refuseLink` makes the
+ * open itself fail (ELOOP) when the path's last part is a symlink (see CAN_REFUSE_LINK_ON_OPEN).
+ */
+export function readRegularFileSyncWithInfo(
+  path: string,
+  maxBytes = Number.MAX_SAFE_INTEGER,
+  options: { refuseLink?: boolean } = {}
+): { bytes: Buffer; size: number; mtimeMs: number } {
+  const fd = openSync(path, options.refuseLink ? NONBLOCKING_READ | (constants.O_NOFOLLOW ?? 0) : NONBLOCKING_READ)
   try {
     const info = fstatSync(fd)
     if (!info.isFile()) throw new NotRegularFileError(path)

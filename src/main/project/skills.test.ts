@@ -1,3 +1,4 @@
+import matter from 'gray-matter'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { parseSkill } from './skills'
@@ -36,6 +37,35 @@ describe('parseSkill frontmatter', () => {
       const { skill } = parseSkill('agent/skills/revenue-skill.md', `---\n${frontmatter}\n---\nBody.\n`)
       expect({ name: skill.name, description: skill.description }).toEqual(expected)
       expect(skill.body).toBe('Body.\n')
+    })
+  }
+})
+
+// The usual shape is read without gray-matter; wherever the block ends and whatever follows, as gray-matter does.
+const WHOLE_FILES = [
+  '---\nname: revenue\ndescription: How to\n---\nBody.\n',
+  '---\r\nname: revenue\r\ndescription: How to\r\n---\r\nBody.\r\n',
+  '---\nname: revenue\n---',
+  '---\nname: revenue\n---\n\nBody after a blank line.',
+  '---\nname: revenue\n----\nBody.',
+  '---\nname: revenue\n---extra\nBody.',
+  '---\n---\nEmpty frontmatter.',
+  '---\n\n---\nBlank frontmatter.',
+  '---\nname: revenue\n',
+  '---yaml\nname: revenue\n---\nBody.',
+  '----\nname: revenue\n---\nBody.',
+  '\uFEFF---\nname: revenue\n---\nBody.',
+  'No frontmatter at all.'
+]
+
+describe('parseSkill frontmatter blocks', () => {
+  for (const text of WHOLE_FILES) {
+    it(`splits ${JSON.stringify(text)} as gray-matter does`, () => {
+      const file = matter(text, { engines: { yaml: { parse: (block: string) => (parse(block) as object | null) ?? {} } } })
+      const data = file.data as Record<string, unknown>
+      const { skill } = parseSkill('agent/skills/revenue-skill.md', text)
+      expect(skill.body).toBe(file.content)
+      expect(skill.name).toBe(typeof data.name === 'string' ? data.name : 'revenue-skill')
     })
   }
 })
