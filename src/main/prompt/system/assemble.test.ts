@@ -402,4 +402,15 @@ describe('the skills section after a new skill', () => {
     expect(sliceOf(next, 'skills')).toContain('About gamma')
     expect(ids(next).filter((id) => id.startsWith('skills.'))).toEqual(['skills.alpha', 'skills.beta', 'skills.gamma'])
   })
+
+  it("reuses every other section's token count: only the skills section and the new skill are counted", () => {
+    const skills = [{ name: 'alpha', location: 'agent/skills/alpha.md', body: '', description: 'About alpha' }]
+    const connections = [{ type: 'duckdb', database: 'shop' }]
+    const base = makeProject({ version: 1, skills, connections, rules: { source: 'RULES.md', text: '## Revenue\n\nIn EUR.\n' } })
+    for (const section of assemble({ project: base }).sections) expect(section.tokens).toBeGreaterThan(0)
+    const added = { name: 'gamma', location: 'agent/skills/gamma.md', body: '', description: 'About gamma' }
+    const next = assemble({ project: { ...base, version: 2, skills: [...skills, added] } })
+    const counted = next.sections.filter((section) => Object.getOwnPropertyDescriptor(section, 'tokens')?.get !== undefined)
+    expect(counted.map((section) => section.id)).toEqual(['skills', 'skills.gamma'])
+  })
 })

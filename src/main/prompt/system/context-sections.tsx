@@ -1,7 +1,10 @@
 import type { MemoryItem } from '../../../shared/prompt'
 import type { Connection, ProjectFile, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
-import { Block, Code, List, ListItem, Memo, Section, Span, Title } from '../markdown/components'
+import { Block, Code, List, ListItem, Memo, Rendered, Section, Span, Title } from '../markdown/components'
+import type { RenderedSection } from '../markdown/jsx-runtime'
+import { LazyCount } from '../markdown/lazy-count'
+import { countTokensPiecewise } from '../token-pieces'
 import { connectionFolder } from '../../engines/dialect-rules'
 import { EXECUTABLE_FOLDER_TYPES } from '../../engines/registry'
 import { shortTitle, slugOf, splitRuleBlocks, type RulePiece } from './rule-blocks'
@@ -90,39 +93,73 @@ export function Connections({ connections }: { connections: readonly Connection[
 /** `## Skills`: name, description and location of each skill, never its body (the agent reads it on demand). */
 export function Skills({ skills }: { skills: readonly Skill[] }) {
   if (skills.length === 0) return null
+  const items = skillItems(skills)
   return (
-    <Section id="skills" title="Skills" sources={skills.map((skill) => skill.location)}>
+    <Section id="skills" title="Skills" sources={items.sources}>
       <Block>
         <Title>Skills</Title>
         <Span>
           Skills are playbooks the user wrote for recurring questions. When one fits the request, read its file
           with <Code>read</Code> before you start.
         </Span>
-        {/* A skill's object is kept while its file is unchanged: a new skill renders one item, not all of them. */}
-        {skills.map((skill) => (
-          <Memo on={skill}>
-            <SkillItem skill={skill} />
-          </Memo>
-        ))}
+        <Rendered result={items} />
       </Block>
     </Section>
   )
 }
 
-function SkillItem({ skill }: { skill: Skill }) {
-  return (
-    <Section id={`skills.${skill.name}`} title={`Skill: ${skill.name}`} sources={[skill.location]}>
-      {skillText(skill)}
-    </Section>
-  )
+/** What one skill's item renders to: its text and its section (placed when the list is laid out). */
+interface SkillItem {
+  text: string
+  section: Omit<RenderedSection, 'start' | 'end'>
 }
 
-/**
- * A skill's three lines as one string: what `<Title level={3}>`, `<Bold>` and `<Code>` in a Block would give,
- * without the ~20 nodes per skill that cost ~30 µs each item when a project with 300 skills is first opened.
- */
-function skillText(skill: Skill): string {
-  return `### Skill: ${skill.name.trim()}\n**Description:** ${skill.description.trim() || 'none given.'}\n**Location:** \`${skill.location}\``
+/** A list's items laid out, one blank line apart (the Block separator), with their sections and sources. */
+interface SkillItems {
+  text: string
+  sections: RenderedSection[]
+  sources: string[]
+}
+
+// A skill's object is kept while its file is unchanged, and the list while no skill changed: a new skill renders
+// and counts one item and lays out the others from their kept text, with no element tree for 300 items.
+const itemsBySkill = new WeakMap<Skill, SkillItem>()
+const itemsByList = new WeakMap<readonly Skill[], SkillItems>()
+const ITEM_SEPARATOR = '\n\n'
+
+function skillItems(skills: readonly Skill[]): SkillItems {
+  const known = itemsByList.get(skills)
+  if (known) return known
+  let text = ''
+  const sections: RenderedSection[] = []
+  for (const skill of skills) {
+    const item = skillItem(skill)
+    if (text.length > 0) text += ITEM_SEPARATOR
+    const { id, title, sources, component, tokens } = item.section
+    // Fields in the order the renderer writes a section's, so every section object has one shape.
+    sections.push({ id, title, sources, component, start: text.length, end: text.length + item.text.length, tokens })
+    text += item.text
+  }
+  const items = { text, sections, sources: skills.map((skill) => skill.location) }
+  itemsByList.set(skills, items)
+  return items
+}
+
+/** A skill's item: `### Skill: name`, its description and its location, as a section of its own. */
+function skillItem(skill: Skill): SkillItem {
+  const known = itemsBySkill.get(skill)
+  if (known) return known
+  const text = `### Skill: ${skill.name.trim()}\n**Description:** ${skill.description.trim() || 'none given.'}\n**Location:** \`${skill.location}\``
+  const section = {
+    id: `skills.${skill.name}`,
+    title: `Skill: ${skill.name}`,
+    sources: [skill.location],
+    component: 'SkillItem',
+    tokens: new LazyCount(() => countTokensPiecewise(text))
+  }
+  const item = { text, section }
+  itemsBySkill.set(skill, item)
+  return item
 }
 
 export interface MemoryProps {

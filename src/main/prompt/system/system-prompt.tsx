@@ -35,11 +35,11 @@ export function SystemPrompt({ project, memory, skills, date, timezone, testMode
             <UserRules rules={project.rules} />
           </Memo>
         )}
-        <Connections connections={project.connections} />
-        {/* Rules and skills are the big parts; their objects are kept while unchanged, so render each once. */}
-        <Memo on={skills}>
-          <Skills skills={skills} />
+        <Memo on={project.connections}>
+          <Connections connections={project.connections} />
         </Memo>
+        {/* The skills list keeps its object while unchanged; Skills keeps its items per list and per skill. */}
+        <Skills skills={skills} />
         <Memory included={memory.included} droppedCount={memory.droppedCount} />
       </Block>
     </Block>
