@@ -29,9 +29,17 @@ export interface SnapshotCaches {
   layout: DatabaseLayout | null
   /** The last skills list, kept while its skills are the same objects. */
   skillList: Skill[]
-  /** The last visible-files list, with the patterns it was made for and its paths as a set. */
-  visible: { patterns: readonly string[]; files: string[]; set: ReadonlySet<string> } | null
+  /** The last visible-files list, with the patterns it was made for and its paths as a set (kept in step). */
+  visible: { patterns: readonly string[]; files: string[]; set: Set<string> } | null
+  /** The files the last snapshot listed in each folder the prompt reads from (see LISTED_FOLDERS). */
+  listed: Listed | null
+  /** The symlinks in the tree at the last snapshot. */
+  links: string[] | null
 }
+
+/** Folders whose files (directly in them, by name) the snapshot lists: skills, prompt overrides, tests. */
+const LISTED_FOLDERS = { [SKILLS_FOLDER]: /\.md$/i, [PROMPTS_FOLDER]: /\.md$/i, tests: /\.ya?ml$/i } as const
+type Listed = Record<keyof typeof LISTED_FOLDERS, string[]>
 
 export function createCaches(): SnapshotCaches {
   return {
@@ -48,7 +56,9 @@ export function createCaches(): SnapshotCaches {
     overrides: new ParsedFileCache(parseOverride),
     layout: null,
     skillList: [],
-    visible: null
+    visible: null,
+    listed: null,
+    links: null
   }
 }
 
@@ -73,7 +83,7 @@ export async function buildSnapshot(
     diagnostics.push(...loaded.diagnostics)
     return loaded.value
   }
-  const listed = pathsIn(tree, { [SKILLS_FOLDER]: /\.md$/i, [PROMPTS_FOLDER]: /\.md$/i, tests: /\.ya?ml$/i })
+  const listed = listedReusing(tree, caches, changed)
   const skillPaths = listed[SKILLS_FOLDER]
   const overridePaths = listed[PROMPTS_FOLDER].filter((path) => overrideSlotOf(path) !== null && isReadableEntry(tree.get(path)))
   // One file after another: the reads are synchronous and short, and slicing keeps the process answering.
@@ -99,7 +109,7 @@ export async function buildSnapshot(
   const databases = resolveDatabases(root, config?.databases ?? [])
   diagnostics.push(...databases.diagnostics)
   const patterns = ignorePatterns ?? NO_PATTERNS
-  diagnostics.push(...symlinkProblems(tree, patterns, new Set(diagnostics.map((diagnostic) => diagnostic.file))))
+  diagnostics.push(...symlinkProblems(tree, linksReusing(tree, caches, changed), patterns, new Set(diagnostics.map((diagnostic) => diagnostic.file))))
   return {
     root,
     name: config?.projectName ?? basename(root),
@@ -128,11 +138,12 @@ const SYMLINK_PROBLEMS = {
 } as const
 
 /** Symlinks the agent cannot follow, except those already reported (a refused skill, a databases/ level). */
-function symlinkProblems(tree: ProjectTree, patterns: readonly string[], reported: ReadonlySet<string>): Diagnostic[] {
+function symlinkProblems(tree: ProjectTree, links: readonly string[], patterns: readonly string[], reported: ReadonlySet<string>): Diagnostic[] {
   const visibility = visibilityFor(patterns)
   const problems: Diagnostic[] = []
-  for (const [path, entry] of tree) {
-    if (entry.kind !== 'symlink' || entry.resolves === 'file' || reported.has(path)) continue
+  for (const path of links) {
+    const entry = tree.get(path)
+    if (entry?.kind !== 'symlink' || entry.resolves === 'file' || reported.has(path)) continue
     if (!visibility.isHidden(path, 'file')) problems.push({ file: path, problem: SYMLINK_PROBLEMS[entry.resolves] })
   }
   if (problems.length <= MAX_SYMLINK_PROBLEMS) return problems
@@ -186,6 +197,59 @@ function parseRules(relPath: string, text: string): Parsed<ProjectFile | null> {
   return { value: text.trim() === '' ? null : { source: relPath, text }, diagnostics: [] }
 }
 
+// After an edit or a new file, the lists of the last snapshot are patched rather than made again: making them
+// is a pass over every path of the tree (~20,000 on a synced warehouse), and a prompt may be waiting.
+
+/** LISTED_FOLDERS' files, patched from the last lists when `changed` names only files, else listed again. */
+function listedReusing(tree: ProjectTree, caches: SnapshotCaches, changed: ReadonlySet<string> | null): Listed {
+  const patched = caches.listed && changed ? patchedListing(caches.listed, tree, changed) : null
+  caches.listed = patched ?? pathsIn(tree, LISTED_FOLDERS)
+  return caches.listed
+}
+
+/** `last` with each changed file directly in a listed folder added or removed; null when a folder itself (or one above it) changed. */
+function patchedListing(last: Listed, tree: ProjectTree, changed: ReadonlySet<string>): Listed | null {
+  const next = { ...last }
+  const folders = Object.keys(LISTED_FOLDERS) as Array<keyof Listed>
+  for (const path of changed) {
+    for (const folder of folders) {
+      if (path === '' || folder === path || folder.startsWith(path + '/')) return null
+      const prefix = folder + '/'
+      if (!path.startsWith(prefix) || path.indexOf('/', prefix.length) !== -1) continue
+      const entry = tree.get(path)
+      const listedNow = entry !== undefined && entry.kind !== 'dir' && LISTED_FOLDERS[folder].test(path)
+      const at = sortedIndex(next[folder], path)
+      if (listedNow === (next[folder][at] === path)) continue
+      if (next[folder] === last[folder]) next[folder] = last[folder].slice()
+      if (listedNow) next[folder].splice(at, 0, path)
+      else next[folder].splice(at, 1)
+    }
+  }
+  return next
+}
+
+/** The tree's symlinks, patched from the last list unless a folder changed (its walk may have brought new ones). */
+function linksReusing(tree: ProjectTree, caches: SnapshotCaches, changed: ReadonlySet<string> | null): string[] {
+  const patched = caches.links && changed ? patchedLinks(caches.links, tree, changed) : null
+  if (patched) return (caches.links = patched)
+  const links: string[] = []
+  for (const [path, entry] of tree) if (entry.kind === 'symlink') links.push(path)
+  return (caches.links = links)
+}
+
+function patchedLinks(last: string[], tree: ProjectTree, changed: ReadonlySet<string>): string[] | null {
+  let links = last
+  for (const path of changed) {
+    const entry = tree.get(path)
+    if (path === '' || entry?.kind === 'dir') return null
+    // What was below a path that is no longer a folder went with it.
+    const below = path + '/'
+    if (links.some((link) => link === path || link.startsWith(below))) links = links.filter((link) => link !== path && !link.startsWith(below))
+    if (entry?.kind === 'symlink') links = [...links, path]
+  }
+  return links
+}
+
 /**
  * For each folder, the files directly in it whose name matches, sorted; one pass over the tree for all of them.
  * Symlinks count; the guard vets them on read.
@@ -219,7 +283,7 @@ function visibleFilesReusing(tree: ProjectTree, patterns: readonly string[], cac
   if (last && changed && last.patterns === patterns) {
     const patched = patchedVisibleFiles(last, tree, patterns, changed)
     if (patched) {
-      if (patched !== last.files) caches.visible = { patterns, files: patched, set: new Set(patched) }
+      last.files = patched
       return patched
     }
   }
@@ -231,10 +295,11 @@ function visibleFilesReusing(tree: ProjectTree, patterns: readonly string[], cac
 /**
  * The last list with files that came or went added or removed (a new skill): possible when every changed path
  * is a file now or was a listed one before. A changed folder brings or takes files that are not themselves in
- * `changed`, so it makes this give up (null) and the list is made again.
+ * `changed`, so it makes this give up (null) and the list is made again. The set follows the new list in place
+ * (a new set of 20,000 paths would cost a millisecond); the old list, which a snapshot holds, is not changed.
  */
 function patchedVisibleFiles(
-  last: { files: string[]; set: ReadonlySet<string> },
+  last: { files: string[]; set: Set<string> },
   tree: ProjectTree,
   patterns: readonly string[],
   changed: ReadonlySet<string>
@@ -254,6 +319,8 @@ function patchedVisibleFiles(
   const files = removed.size > 0 ? last.files.filter((path) => !removed.has(path)) : last.files.slice()
   // Into place, not a sort of the whole list: a warehouse lists ~20,000 files.
   for (const path of added) files.splice(sortedIndex(files, path), 0, path)
+  for (const path of removed) last.set.delete(path)
+  for (const path of added) last.set.add(path)
   return files
 }
 

@@ -10,7 +10,7 @@ import type { ProjectTree } from './tree'
 // The files the system prompt is made of, compared with the disk when a prompt is asked for. The OS reports
 // an edit some milliseconds after it, and the watcher then waits for the changes to settle; a prompt cannot
 // wait for either, so it looks for itself: one stat per file it read and one listing per folder it lists
-// (~300 stats on a project with 300 skills, about a millisecond). An edit that keeps both mtime and size within
+// (~300 stats on a project with 300 skills, about half a millisecond). An edit that keeps both mtime and size within
 // the same millisecond escapes this check; the watcher still reports it.
 
 const PROMPT_FILES = [RULES_FILE, CONFIG_FILE, IGNORE_FILE] as const
@@ -24,12 +24,16 @@ export function changedPromptInputs(root: string, tree: ProjectTree, caches: Sna
   }
   // A prompt file that appeared (or went) since the tree was last patched.
   for (const path of PROMPT_FILES) if (tree.has(path) !== exists(join(root, path))) changed.add(path)
-  for (const folder of PROMPT_FOLDERS) for (const path of listingChanges(root, tree, folder)) changed.add(path)
+  for (const folder of PROMPT_FOLDERS) for (const path of listingChanges(root, tree, folder, caches.listed?.[folder] ?? [])) changed.add(path)
   return [...changed]
 }
 
-/** Names that are in `folder` on disk but not in the tree, or the other way round; the folder itself if it came or went. */
-function listingChanges(root: string, tree: ProjectTree, folder: string): string[] {
+/**
+ * Names in `folder` on disk that the tree lacks, and files the last snapshot listed there (the ones the prompt
+ * reads) that are gone; the folder itself if it came or went. Other files gone from it wait for the watcher:
+ * finding them would take a pass over the whole tree.
+ */
+function listingChanges(root: string, tree: ProjectTree, folder: string, listed: readonly string[]): string[] {
   let names: string[]
   try {
     names = readdirSync(join(root, folder))
@@ -41,9 +45,7 @@ function listingChanges(root: string, tree: ProjectTree, folder: string): string
   const prefix = folder + '/'
   const onDisk = new Set(names.map((name) => prefix + name))
   const changes = [...onDisk].filter((path) => !tree.has(path))
-  for (const path of tree.keys()) {
-    if (path.startsWith(prefix) && path.indexOf('/', prefix.length) === -1 && !onDisk.has(path)) changes.push(path)
-  }
+  for (const path of listed) if (!onDisk.has(path)) changes.push(path)
   return changes
 }
 

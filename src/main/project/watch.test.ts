@@ -83,6 +83,14 @@ describe('openProject', () => {
     expect((await model.freshSnapshot()).skills.map((skill) => skill.location)).toEqual(before)
   })
 
+  it('drops the diagnostic of a refused skill removed, in a prompt asked for at once', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 60_000, maxWaitMs: 60_000 })
+    writeFileSync(join(dir, 'agent', 'skills', 'binary.md'), Buffer.from([0x61, 0x00, 0x62]))
+    expect((await model.freshSnapshot()).diagnostics).toContainEqual({ file: 'agent/skills/binary.md', problem: expect.stringMatching(/binary/) })
+    rmSync(join(dir, 'agent', 'skills', 'binary.md'))
+    expect((await model.freshSnapshot()).diagnostics.map((diagnostic) => diagnostic.file)).not.toContain('agent/skills/binary.md')
+  })
+
   it('shows a skills folder created after the open in a prompt asked for at once', async () => {
     const { dir, model } = await openCopy({ debounceMs: 60_000, maxWaitMs: 60_000 })
     rmSync(join(dir, 'agent'), { recursive: true, force: true })
