@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // The `glassbox` command: runs the CLI bundled in out/cli (rebuilt first if a source is newer).
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { builtEntry } from '../scripts/cli-bundle.mjs'
+import { builtEntry, CACHED_ENTRY, OUT_DIR } from '../scripts/cli-bundle.mjs'
+import { loadWithCodeCache } from '../scripts/code-cache.mjs'
+
+// Commands whose start-up is most of their time run from the CommonJS bundle with V8's code cache.
+const CODE_CACHED = new Set(['prompt'])
 
 let entry
 try {
@@ -10,8 +15,16 @@ try {
   process.stderr.write(`glassbox: ${error.message}\n`)
   process.exit(1)
 }
-const { main } = await import(pathToFileURL(entry).href)
-process.exitCode = await main(process.argv.slice(2), {
+const argv = process.argv.slice(2)
+const io = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text)
-})
+}
+if (CODE_CACHED.has(argv[0])) {
+  const cli = loadWithCodeCache(join(OUT_DIR, CACHED_ENTRY))
+  process.exitCode = await cli.exports.main(argv, io)
+  cli.saveCache()
+} else {
+  const { main } = await import(pathToFileURL(entry).href)
+  process.exitCode = await main(argv, io)
+}

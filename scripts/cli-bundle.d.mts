@@ -1,6 +1,7 @@
 // Types for scripts/cli-bundle.mjs (plain JavaScript: it runs before any TypeScript tooling is set up).
 export declare const ROOT: string
 export declare const OUT_DIR: string
+export declare const CACHED_ENTRY: string
 export declare function buildCli(): Promise<void>
 export declare function staleReason(outDir?: string, root?: string): string | null
 export declare function builtEntry(name: 'cli' | 'web', log?: (line: string) => void): Promise<string>

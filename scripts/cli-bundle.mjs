@@ -29,6 +29,9 @@ const substitutes = {
   }
 }
 
+/** The command line as one CommonJS script, for the commands bin/glassbox.js runs with V8's code cache. */
+export const CACHED_ENTRY = 'cli.cjs'
+
 /** Files that change the bundle without being one of its inputs. */
 const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs']
 
@@ -37,29 +40,45 @@ export async function buildCli() {
   const { build } = await import('esbuild')
   const temp = `${OUT_DIR}.building-${process.pid}`
   rmSync(temp, { recursive: true, force: true })
-  const result = await build({
+  // Shared by both builds below.
+  const common = {
     absWorkingDir: ROOT,
-    entryPoints: ENTRIES,
-    outdir: temp,
     bundle: true,
-    splitting: true,
-    format: 'esm',
     platform: 'node',
     target: 'node20',
     // Small pure-JavaScript packages are bundled (one file to load instead of hundreds); native and heavy ones
     // stay in node_modules: native modules cannot be bundled, heavy ones load only where a command needs them.
     external: EXTERNAL,
     plugins: [substitutes],
-    // Bundled CommonJS packages may require Node's built-ins.
-    banner: { js: "import { createRequire as __glassboxRequire } from 'node:module'; const require = __glassboxRequire(import.meta.url);" },
     // The main process's JSX: prompts are rendered by its own `h` runtime (see electron.vite.config.ts).
     jsx: 'transform',
     jsxFactory: 'h',
     jsxFragment: 'Fragment',
     tsconfig: join(ROOT, 'tsconfig.node.json'),
-    chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
     logLevel: 'warning'
+  }
+  const result = await build({
+    ...common,
+    entryPoints: ENTRIES,
+    outdir: temp,
+    splitting: true,
+    format: 'esm',
+    // Bundled CommonJS packages may require Node's built-ins.
+    banner: { js: "import { createRequire as __glassboxRequire } from 'node:module'; const require = __glassboxRequire(import.meta.url);" },
+    chunkNames: 'chunks/[name]-[hash]'
+  })
+  // The command line once more as one CommonJS script, which bin/glassbox.js runs with V8's code cache
+  // (scripts/code-cache.mjs): Node 20 keeps no code cache for ES modules, and compiling the code a prompt runs
+  // is a third of a cold `glassbox prompt`. Modules reached only by import() stay unevaluated until then.
+  await build({
+    ...common,
+    entryPoints: { [CACHED_ENTRY.replace(/\.cjs$/, '')]: ENTRIES.cli },
+    outdir: temp,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // scripts/code-cache.mjs passes the script's URL beside CommonJS's __filename and __dirname.
+    define: { 'import.meta.url': '__moduleUrl', 'import.meta.dirname': '__dirname' }
   })
   // The bundled packages' own files are not listed: installing other versions changes package-lock.json.
   const inputs = [

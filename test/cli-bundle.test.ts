@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -13,9 +13,10 @@ import { staleReason } from '../scripts/cli-bundle.mjs'
 const cleanups: (() => void)[] = []
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
 
-function glassbox(args: string[], env: NodeJS.ProcessEnv = {}) {
+/** Runs the bin, or with `entry` another script (out/cli/cli.js: the ES module bundle, without the bin). */
+function glassbox(args: string[], env: NodeJS.ProcessEnv = {}, entry = 'bin/glassbox.js') {
   const record = env.GLASSBOX_IMPORT_LOG ? ['--import', recordImportsHook(), '--require', join(REPO_ROOT, 'test/support/record-requires.cjs')] : []
-  return spawnSync(process.execPath, [...record, 'bin/glassbox.js', ...args], {
+  return spawnSync(process.execPath, [...record, entry, ...args], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     env: { ...process.env, ...env },
@@ -47,7 +48,8 @@ describe('the glassbox bin', () => {
     expect(result.status).toBe(0)
     expect(JSON.parse(result.stdout).system).toContain('# Instructions')
     const imported = readFileSync(log, 'utf8').split('\n')
-    expect(imported.some((url) => url.includes('/out/cli/chunks/prompt-command-'))).toBe(true)
+    // The bundle ran (its store module required better-sqlite3), so the log is not empty by accident.
+    expect(imported.some((line) => line.includes('/node_modules/better-sqlite3/'))).toBe(true)
     expect(imported.filter((url) => url.includes('/src/main/') || /node_modules\/(tsx|@langchain|@duckdb)\//.test(url))).toEqual([])
   }, 120_000)
 
@@ -70,12 +72,17 @@ describe('the glassbox bin', () => {
 })
 
 describe('the code `glassbox prompt` loads', () => {
-  /** The package files bundled into the chunks a run loaded (esbuild marks each with a path comment), and those it required. */
+  /**
+   * The package files bundled into the chunks a run loaded (esbuild marks each with a path comment), and those it
+   * required. Run on the ES module bundle, whose chunks show what was loaded: the bin runs `prompt` from the
+   * CommonJS bundle, which holds every command in one script but evaluates at start what these chunks hold
+   * (what only import() reaches waits for it in both).
+   */
   function packageFilesLoaded(args: string[]): string[] {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
     const log = join(temp.dir, 'imports.log')
-    const result = glassbox([...args, '--data-dir', temp.dir], { GLASSBOX_IMPORT_LOG: log })
+    const result = glassbox([...args, '--data-dir', temp.dir], { GLASSBOX_IMPORT_LOG: log }, 'out/cli/cli.js')
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
     const lines = readFileSync(log, 'utf8').split('\n')
@@ -104,6 +111,33 @@ describe('the code `glassbox prompt` loads', () => {
     const files = packageFilesLoaded(['prompt', '--project', 'resources/sample-project', '--json'])
     expect(files).toContain('node_modules/zod/v4/mini/schemas.js')
     expect(files.filter((file) => file.startsWith('node_modules/zod/v4/classic/'))).toEqual([])
+  }, 120_000)
+})
+
+describe('the code cache `glassbox prompt` runs with', () => {
+  it('is written by the first run, taken by the next, and a damaged one is replaced; the prompt is the same every time', () => {
+    // A copy of the bundle in a folder of its own under out/ (packages resolve from the repository as for out/cli).
+    const folder = join(REPO_ROOT, 'out', `code-cache-test-${process.pid}`)
+    mkdirSync(folder, { recursive: true })
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }))
+    const bundle = join(folder, 'cli.cjs')
+    copyFileSync(join(REPO_ROOT, 'out', 'cli', 'cli.cjs'), bundle)
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const args = ['prompt', '--project', 'resources/sample-project', '--question', 'Revenue by month?', '--now', '2026-01-31T09:00:00Z', '--json', '--data-dir', temp.dir]
+    const run = (): { stdout: string; cache: string | undefined } => {
+      const result = spawnSync(process.execPath, ['test/support/run-code-cached.mjs', bundle, ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 })
+      expect(result.status, result.stderr).toBe(0)
+      return { stdout: result.stdout, cache: result.stderr.trim().split('\n').at(-1) }
+    }
+    const expected = glassbox(args, {}, 'out/cli/cli.js').stdout
+    expect(JSON.parse(expected).user).toContain('Revenue by month?')
+    expect(run()).toEqual({ stdout: expected, cache: 'code cache not used' })
+    expect(existsSync(`${bundle}.v8cache`)).toBe(true)
+    expect(run()).toEqual({ stdout: expected, cache: 'code cache accepted' })
+    writeFileSync(`${bundle}.v8cache`, 'not a code cache')
+    expect(run()).toEqual({ stdout: expected, cache: 'code cache not used' })
+    expect(run()).toEqual({ stdout: expected, cache: 'code cache accepted' })
   }, 120_000)
 })
 

@@ -40,19 +40,24 @@ const USAGE = `Usage: glassbox <command> [options]
   (--trust-project approves what the project asks beyond its folder: connecting to the servers it names
    with your environment variables, starting its MCP servers; on a terminal you are asked instead)`
 
+/** Loads a command's code without running it (main does, and the start-up bench times it); null for an unknown name. */
+export async function loadCommand(name: string): Promise<{ run: Command } | null> {
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined
+  return load ? load() : null
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(USAGE + '\n')
     return name ? 0 : 1
   }
-  const load = commands[name]
-  if (!load) {
+  const command = await loadCommand(name)
+  if (!command) {
     io.stderr(`glassbox: unknown command '${name}'. Run 'glassbox --help' for the list.\n`)
     return 1
   }
   try {
-    const command = await load()
     return await command.run(rest, io)
   } catch (error) {
     if (error instanceof CliError) {
