@@ -54,18 +54,13 @@ export async function startMariaDb(setupSql: string): Promise<MariaDbServer> {
     chmodSync(dir, 0o755)
     chownSync(dir, 65534, 65534)
   }
-  const command = (file: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'nobody', '--', file, ...args]] : [file, args])
-  const [installFile, installArgs] = command(binaries.install, [
-    '--no-defaults',
-    `--datadir=${data}`,
-    '--auth-root-authentication-method=normal',
-    '--skip-test-db',
-    ...(asRoot ? ['--user=nobody'] : [])
-  ])
-  const installed = spawnSync(installFile, installArgs, { cwd: dir, encoding: 'utf8', timeout: 120_000 })
+  // As `nobody` by the spawn itself, not through runuser: runuser forks, so killing it would leave the server running.
+  const asNobody = asRoot ? { uid: 65534, gid: 65534 } : {}
+  const installArgs = ['--no-defaults', `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db', ...(asRoot ? ['--user=nobody'] : [])]
+  const installed = spawnSync(binaries.install, installArgs, { cwd: dir, encoding: 'utf8', timeout: 120_000, ...asNobody })
   if (installed.status !== 0) throw new Error(`mariadb-install-db failed: ${installed.stderr || installed.stdout}`)
   const port = await unusedLoopbackPort()
-  const [serverFile, serverArgs] = command(binaries.server, [
+  const serverArgs = [
     '--no-defaults',
     `--datadir=${data}`,
     `--socket=${join(dir, 'mysqld.sock')}`,
@@ -79,8 +74,8 @@ export async function startMariaDb(setupSql: string): Promise<MariaDbServer> {
     '--max-connections=40',
     // SELECT … INTO OUTFILE may write here if Glassbox let it through: the tests look for the file.
     `--secure-file-priv=${dir}`
-  ])
-  const child: ChildProcess = spawn(serverFile, serverArgs, { cwd: dir, stdio: 'ignore' })
+  ]
+  const child: ChildProcess = spawn(binaries.server, serverArgs, { cwd: dir, stdio: 'ignore', ...asNobody })
   const connectAdmin = (): Promise<mysql.Connection> => mysql.createConnection({ host: '127.0.0.1', port, user: 'root', multipleStatements: true })
   const stop = async (): Promise<void> => {
     child.kill('SIGKILL')
