@@ -3,6 +3,7 @@ import type { ToolSpec } from '../agent/model-cache'
 import type { ServerTokenCounter } from '../agent/server-token-count'
 import type { AssembledPrompt, PromptModelInfo } from './prompt-assembly'
 import type { TokenCalibration } from './token-calibration'
+import { formatCount } from '../../shared/format-count'
 
 // The budget fits the request with our BPE estimate, scaled by what each model taught us. Where the server
 // can count (llama.cpp), the assembled request is then counted exactly before it is sent: the count corrects
@@ -67,5 +68,5 @@ function withCount(assembled: AssembledPrompt, counted: number): AssembledPrompt
 }
 
 function fmt(tokens: number): string {
-  return tokens.toLocaleString('en-US')
+  return formatCount(tokens)
 }

@@ -3,6 +3,7 @@ import { kindOf, type ServerKind } from '../agent/endpoints'
 import { describe } from '../agent/model-errors'
 import type { ModelEndpoint } from '../agent/chat-model'
 import type { Budget } from '../../shared/prompt'
+import { formatCount } from '../../shared/format-count'
 
 // A failed run's one message: the reason the model client gave, cleaned of library links, and what to do
 // about it, with what only the app knows (the configured endpoint, the models it serves, the budget used).
@@ -23,7 +24,7 @@ const START_COMMANDS: Record<ServerKind, (port: string) => string> = {
 }
 
 function format(tokens: number): string {
-  return tokens.toLocaleString('en-US')
+  return formatCount(tokens)
 }
 
 export function withoutLibraryLinks(message: string): string {

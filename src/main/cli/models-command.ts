@@ -4,6 +4,7 @@ import { detectServers, listModels, type DetectedServer } from '../agent/discove
 import { InvalidEndpointError, kindOf, normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import { CliError } from './cli-error'
 import { errorMessage } from '../../shared/error-message'
+import { formatCount } from '../../shared/format-count'
 
 // `glassbox models [--endpoint URL] [--json]`: the running local servers, their models and context windows.
 
@@ -45,7 +46,7 @@ function describeServer(server: DetectedServer): string {
   const lines = [`${server.label} — ${server.baseUrl}`]
   if (server.models.length === 0) lines.push('  (no model loaded)')
   for (const model of server.models) {
-    const window = model.contextWindow ? `${model.contextWindow.toLocaleString('en-US')} tokens (${model.contextSource})` : 'context window unknown'
+    const window = model.contextWindow ? `${formatCount(model.contextWindow)} tokens (${model.contextSource})` : 'context window unknown'
     const flags = [model.tools === false ? 'no tools' : model.tools ? 'tools' : null, model.vision ? 'vision' : null].filter(Boolean)
     lines.push(`  ${model.id}  ${window}${flags.length > 0 ? `  [${flags.join(', ')}]` : ''}`)
   }

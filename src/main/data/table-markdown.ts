@@ -1,5 +1,6 @@
 import type { ColumnInfo, TableContent } from '../engines/table-content'
 import { escapeControlCharacters as visible } from './control-characters'
+import { formatCount } from '../../shared/format-count'
 
 // The three files sync writes for a table, in nao's formats (see the nao example's databases/ folder):
 // columns.md (names and types), description.md (row and column counts) and preview.md (first rows as
@@ -49,7 +50,7 @@ export function renderDescription(content: TableContent): string {
     '',
     '| Property | Value |',
     '|----------|-------|',
-    `| **Row Count** | ${content.rowCount.toLocaleString('en-US')} |`,
+    `| **Row Count** | ${formatCount(content.rowCount)} |`,
     `| **Column Count** | ${content.columns.length} |`,
     '',
     '## Description',

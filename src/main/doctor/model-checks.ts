@@ -2,6 +2,7 @@ import { kindOf, type ServerKind } from '../agent/endpoints'
 import type { CheckLine } from '../../shared/api'
 import type { Budget } from '../../shared/prompt'
 import { fail, pass, warn, type DoctorCheck, type DoctorContext, type ServerProbe } from './types'
+import { formatCount } from '../../shared/format-count'
 
 // Each model server: it answers and serves the model; the model's real window holds the request this
 // project needs; it takes tools; answers have room; and whether the server can count tokens exactly.
@@ -101,5 +102,5 @@ function splitFix(message: string): [string, string] {
 }
 
 function format(tokens: number): string {
-  return tokens.toLocaleString('en-US')
+  return formatCount(tokens)
 }

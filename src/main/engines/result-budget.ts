@@ -1,4 +1,5 @@
 import { toCell, type CellValue, type QueryResult } from './query-result'
+import { formatCount } from '../../shared/format-count'
 
 // What one query may bring into the process. Rows are capped by count (keepRows), and by size: a result is
 // kept only up to a byte budget, and a single cell only up to a number of characters, so a query returning
@@ -70,7 +71,7 @@ export function capCell(cell: CellValue, maxChars: number): CellValue {
 
 /** A cell's first characters and how many more there were, as every engine shows a cut cell. */
 export function cutMarker(kept: string, omitted: number): string {
-  return `${kept}… [${omitted.toLocaleString('en-US')} more characters]`
+  return `${kept}… [${formatCount(omitted)} more characters]`
 }
 
 function cellBytes(cell: CellValue): number {

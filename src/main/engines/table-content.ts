@@ -1,3 +1,5 @@
+import { formatCount } from '../../shared/format-count'
+
 // What a catalog reader gives sync for one table, and the helpers that write preview cells the way nao's
 // previews read (Python's json.dumps separators and float repr).
 
@@ -66,7 +68,7 @@ export function pythonJson(value: unknown): string {
 /** Cuts a long cell, keeping the start and saying how many characters were left out. */
 export function capText(text: string, cap = PREVIEW_CELL_CAP): string {
   if (text.length <= cap) return text
-  return `${text.slice(0, cap)}… [${(text.length - cap).toLocaleString('en-US')} more characters]`
+  return `${text.slice(0, cap)}… [${formatCount(text.length - cap)} more characters]`
 }
 
 /** Caps a cell's JSON text: a cell too long becomes a JSON string with the marker. */

@@ -9,6 +9,7 @@ import { errorMessage } from '../../shared/error-message'
 import { readMcpConfig, substituteVariables, type McpServerSpec } from './config'
 import { mcpToolView, toMcpTool, type CallResult, type McpToolHandle } from './mcp-tool'
 import type { AgentTool } from '../agent/tools'
+import { formatCount } from '../../shared/format-count'
 
 // The project's MCP servers while it is open: each approved one started (stdio, or streamable HTTP on this
 // machine), its tools listed, its state kept for settings and `glassbox mcp`. An unapproved server is
@@ -311,7 +312,7 @@ function toolHandles(server: string, listed: ListedTool[], call: McpToolHandle['
   for (const tool of listed) {
     const handle = toMcpTool(server, tool, call)
     const schemaChars = JSON.stringify(handle.inputSchema).length
-    if (schemaChars > MAX_SCHEMA_CHARS) leftOut.push(`tool ${tool.name.slice(0, 80)} left out: its input schema is ${schemaChars.toLocaleString('en')} characters (at most ${MAX_SCHEMA_CHARS.toLocaleString('en')})`)
+    if (schemaChars > MAX_SCHEMA_CHARS) leftOut.push(`tool ${tool.name.slice(0, 80)} left out: its input schema is ${formatCount(schemaChars)} characters (at most ${formatCount(MAX_SCHEMA_CHARS)})`)
     // Two tools whose names differ only in characters the API does not allow: the first one wins.
     else if (seen.has(handle.agentTool.name)) leftOut.push(`tool ${tool.name.slice(0, 80)} left out: another tool is already called ${handle.agentTool.name}`)
     else if (handles.length >= MAX_TOOLS_PER_SERVER) leftOut.push(`tool ${tool.name.slice(0, 80)} left out: a server offers at most ${MAX_TOOLS_PER_SERVER} tools`)

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../shared/prompt'
 import type { Parsed } from './parse-cache'
 import type { ProjectFile } from './types'
+import { formatCount } from '../../shared/format-count'
 
 // Prompt overrides under agent/prompts/: system.md for every channel, <channel>.md for one channel, and
 // user-prompt.md for the user prompt template. Trimmed; an empty file counts as absent.
@@ -68,7 +69,7 @@ export function templateSyntaxProblems(relPath: string, text: string): Diagnosti
   for (const block of open) blockProblems.push(`line ${block.line}: \`{{#${block.name}\` is never closed (no \`{{/${block.name}}}\`)`)
   const problems: Diagnostic[] = blockProblems.slice(0, MAX_BLOCK_PROBLEMS).map((problem) => ({ file: relPath, problem }))
   if (blockProblems.length > MAX_BLOCK_PROBLEMS) {
-    problems.push({ file: relPath, problem: `${(blockProblems.length - MAX_BLOCK_PROBLEMS).toLocaleString('en-US')} more unbalanced blocks` })
+    problems.push({ file: relPath, problem: `${formatCount(blockProblems.length - MAX_BLOCK_PROBLEMS)} more unbalanced blocks` })
   }
   if (others.size > 0) {
     const shown = [...others].map((tag) => `\`${tag}\``).join(', ')

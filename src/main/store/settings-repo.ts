@@ -3,6 +3,7 @@ import { SERVER_KINDS, type Settings } from '../../shared/api'
 import type { StoreContext } from './context'
 import type { ProjectsRepo } from './projects-repo'
 import { text, toJson, toRow } from './row'
+import { machineTimezone } from '../machine-timezone'
 
 /** Settings of the machine (the model server, the user's timezone) versus settings of one project. */
 const GLOBAL_KEYS = new Set<keyof Settings>(['endpoint', 'endpoints', 'model', 'memoryModel', 'timezone'])
@@ -17,7 +18,7 @@ export function defaultSettings(): Settings {
     memoryModel: null,
     testMode: false,
     channel: null,
-    timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    timezone: machineTimezone(),
     memoryEnabled: true,
     memoryBudget: DEFAULT_MEMORY_BUDGET,
     contextWindow: null

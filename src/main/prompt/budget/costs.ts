@@ -1,4 +1,5 @@
 import type { ContentPart, RequestMessage } from '../../../shared/prompt'
+import { formatCount } from '../../../shared/format-count'
 
 // Token estimates for whole messages. The estimator counts text; a chat template adds role markers around
 // every message, and images cost whatever the model's vision encoder makes of them — both are guesses,
@@ -69,5 +70,5 @@ export class ContextWindowTooSmallError extends Error {
 }
 
 function fmt(tokens: number): string {
-  return tokens.toLocaleString('en-US')
+  return formatCount(tokens)
 }

@@ -1,5 +1,5 @@
 // Today's date as the prompt states it, in the user's time zone. Formatters are costly to build, so one is
-// kept per time zone.
+// kept per time zone; a UTC date needs none (ICU's first formatter costs a short-lived command ~15 ms).
 
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
@@ -20,6 +20,7 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
 
 /** True when Intl knows the time zone (e.g. `Europe/Paris`, `UTC`). */
 export function isKnownTimezone(timezone: string): boolean {
+  if (timezone === 'UTC') return true
   try {
     formatterFor(timezone)
     return true
@@ -39,7 +40,21 @@ export function formatPromptDate(now: Date, timezone: string): string {
   const minute = Math.floor(now.getTime() / 60_000)
   const last = lastDates.get(zone)
   if (last && last.minute === minute) return last.text
-  const text = formatterFor(zone).format(now)
+  const text = zone === 'UTC' && hasFourDigitYear(now) ? utcDate(now) : formatterFor(zone).format(now)
   lastDates.set(zone, { minute, text })
   return text
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+
+/** The UTC date as the en-US formatter writes it (`Sunday, November 29, 2026`). */
+export function utcDate(now: Date): string {
+  return `${WEEKDAYS[now.getUTCDay()]}, ${MONTHS[now.getUTCMonth()]} ${now.getUTCDate()}, ${now.getUTCFullYear()}`
+}
+
+/** Years 1000–9999, which the formatter writes as plain digits (no era, no padding). */
+function hasFourDigitYear(now: Date): boolean {
+  const year = now.getUTCFullYear()
+  return year >= 1000 && year <= 9999
 }

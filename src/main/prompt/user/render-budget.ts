@@ -1,4 +1,5 @@
 import type Handlebars from 'handlebars'
+import { formatCount } from '../../../shared/format-count'
 
 // A project's template is untrusted: a few lines of nested inline partials or `{{#each @root}}` blocks can
 // expand to gigabytes or run for minutes, on the main process. Every render has a budget of time and output,
@@ -25,7 +26,7 @@ function checkBudget(output: unknown): void {
     throw new RenderBudgetError(`took over ${activeBudget.ms} ms to render (nested partials or loops?)`)
   }
   if (typeof output === 'string' && output.length > activeBudget.maxChars) {
-    throw new RenderBudgetError(`rendered over ${activeBudget.maxChars.toLocaleString('en-US')} characters (nested partials or loops?)`)
+    throw new RenderBudgetError(`rendered over ${formatCount(activeBudget.maxChars)} characters (nested partials or loops?)`)
   }
 }
 

@@ -1,0 +1,10 @@
+import { describe, expect, it } from 'vitest'
+import { formatCount } from './format-count'
+
+describe('formatCount', () => {
+  it('writes what toLocaleString("en-US") writes, for whole numbers of every size and sign', () => {
+    const values = [0, -0, 1, 12, 123, 999, 1000, 1234, 99_999, 100_000, 1_234_567, -1, -1000, -987_654_321, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1.5, 2 ** 60]
+    for (let digits = 1; digits <= 16; digits++) values.push(Number('9'.repeat(digits)), Number('1' + '0'.repeat(digits - 1)))
+    for (const value of values) expect(formatCount(value), String(value)).toBe(value.toLocaleString('en-US'))
+  })
+})
