@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createAgentTools } from '../src/main/agent/tools'
 import { openProject, type WatchedProjectModel } from '../src/main/project/watch'
 import type { ProjectSnapshot } from '../src/main/project/types'
-import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
+import { chatTurnPrompt } from './chat-turn-prompt'
 
 // Glassbox's side of the in-process steps of bench/nao.bench.ts, the same steps as nao-renderer.child.mjs
 // `steps`, in a fresh process: `WARM_DIR DIR ROUNDS`. Opens WARM_DIR and renders its prompt (the code warmed
@@ -22,14 +21,7 @@ const SETTLE_MS = 400
 const TIMEOUT_MS = 30_000
 
 function promptText(project: ProjectSnapshot): string {
-  return assembleSystemPrompt({
-    project,
-    memory: { included: [], droppedCount: 0 },
-    now: new Date(),
-    timezone: 'UTC',
-    testMode: false,
-    tools: createAgentTools().map((tool) => tool.name)
-  }).text
+  return chatTurnPrompt(project).text
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -1,8 +1,6 @@
 import { join } from 'node:path'
 import { openProject } from '../src/main/project/watch'
-import { assembleSystemPrompt, type SystemPromptResult } from '../src/main/prompt/system/assemble'
-import { createAgentTools } from '../src/main/agent/tools'
-import type { ProjectSnapshot } from '../src/main/project/types'
+import { chatTurnPrompt, countAllSections } from './chat-turn-prompt'
 import { REPO_ROOT } from '../test/support/fixtures'
 
 // One sample of project/open-to-first-prompt, in a process of its own so no cache of an earlier sample (token
@@ -12,33 +10,17 @@ import { REPO_ROOT } from '../test/support/fixtures'
 // the milliseconds from the open call to the first assembled system prompt, and to when all its section token
 // counts are read.
 
-function firstPrompt(project: ProjectSnapshot): SystemPromptResult {
-  return assembleSystemPrompt({
-    project,
-    memory: { included: [], droppedCount: 0 },
-    now: new Date(),
-    timezone: 'UTC',
-    testMode: false,
-    tools: createAgentTools().map((tool) => tool.name)
-  })
-}
-
-/** Every section's token count, as the inspector reads them (they are counted on first read). */
-function countAll(prompt: SystemPromptResult): number {
-  return prompt.sections.reduce((sum, section) => sum + section.tokens, 0)
-}
-
 const root = process.argv[2]
 const warm = await openProject(join(REPO_ROOT, 'resources', 'sample-project'))
-countAll(firstPrompt(warm.snapshot()))
+countAllSections(chatTurnPrompt(warm.snapshot()))
 await warm.whenWatching()
 await warm.close()
 
 const start = performance.now()
 const model = await openProject(root)
-const prompt = firstPrompt(model.snapshot())
+const prompt = chatTurnPrompt(model.snapshot())
 const ms = performance.now() - start
-const tokens = countAll(prompt)
+const tokens = countAllSections(prompt)
 const countedMs = performance.now() - start
 await model.close()
 if (!prompt.text.includes('## User Rules')) throw new Error('the first prompt of the large project has no User Rules section')

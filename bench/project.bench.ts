@@ -7,8 +7,7 @@ import { loadProject } from '../src/main/project/load'
 import { parseSkill } from '../src/main/project/skills'
 import type { ProjectSnapshot } from '../src/main/project/types'
 import { openProject, type WatchedProjectModel } from '../src/main/project/watch'
-import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
-import { createAgentTools } from '../src/main/agent/tools'
+import { chatTurnPrompt, countAllSections } from './chat-turn-prompt'
 import { makeTempDir, REPO_ROOT } from '../test/support/fixtures'
 import { LARGE_PROJECT, makeLargeProject } from '../test/support/large-project'
 import { measure, summarise, withFloor, type Figure } from './harness'
@@ -64,15 +63,8 @@ export async function* figures(): AsyncGenerator<Figure> {
 
 /** The prompt's text, with every section's token count read (counts are taken on demand), as the inspector shows it. */
 function assemble(project: ProjectSnapshot, memories: MemoryItem[] = []): string {
-  const prompt = assembleSystemPrompt({
-    project,
-    memory: { included: memories, droppedCount: 0 },
-    now: new Date(),
-    timezone: 'UTC',
-    testMode: false,
-    tools: createAgentTools().map((tool) => tool.name)
-  })
-  if (prompt.sections.reduce((sum, section) => sum + section.tokens, 0) <= 0) throw new Error('a prompt without tokens')
+  const prompt = chatTurnPrompt(project, memories)
+  if (countAllSections(prompt) <= 0) throw new Error('a prompt without tokens')
   return prompt.text
 }
 

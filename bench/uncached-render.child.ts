@@ -1,7 +1,6 @@
 import { join } from 'node:path'
 import { loadProject } from '../src/main/project/load'
-import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
-import { createAgentTools } from '../src/main/agent/tools'
+import { chatTurnPrompt, countAllSections } from './chat-turn-prompt'
 import type { ProjectSnapshot } from '../src/main/project/types'
 import { REPO_ROOT } from '../test/support/fixtures'
 
@@ -11,15 +10,8 @@ import { REPO_ROOT } from '../test/support/fixtures'
 // is rendered and every section's token count read. Prints the milliseconds of that render.
 
 function renderCounted(project: ProjectSnapshot): string {
-  const prompt = assembleSystemPrompt({
-    project,
-    memory: { included: [], droppedCount: 0 },
-    now: new Date(),
-    timezone: 'UTC',
-    testMode: false,
-    tools: createAgentTools().map((tool) => tool.name)
-  })
-  if (prompt.sections.reduce((sum, section) => sum + section.tokens, 0) <= 0) throw new Error('a prompt without tokens')
+  const prompt = chatTurnPrompt(project)
+  if (countAllSections(prompt) <= 0) throw new Error('a prompt without tokens')
   return prompt.text
 }
 
