@@ -162,10 +162,12 @@ export class McpHub {
     Object.assign(runtime, { state: 'starting', error: null, stderr: '', tools: [], client: null, leftOut: [] })
     this.changed()
     const current = (): boolean => runtime.generation === generation && !this.closed
-    const sdk = await loadSdk()
-    if (!current()) return
-    const client = new sdk.Client({ name: 'glassbox', version: '0.1.0' })
+    let client: Client | null = null
     try {
+      // Inside the try: an SDK that cannot load fails this server like any other start failure.
+      const sdk = await loadSdk()
+      if (!current()) return
+      client = new sdk.Client({ name: 'glassbox', version: '0.1.0' })
       const transport = this.transportFor(sdk, runtime, current)
       client.onclose = () => {
         if (!current() || runtime.state === 'stopped') return
@@ -186,7 +188,7 @@ export class McpHub {
       runtime.leftOut = leftOut
       runtime.state = 'ready'
     } catch (error) {
-      await client.close().catch(() => undefined)
+      await client?.close().catch(() => undefined)
       if (!current()) return
       runtime.state = 'failed'
       runtime.error = explainStartFailure(runtime.spec, errorMessage(error), runtime.stderr)
@@ -284,7 +286,11 @@ async function importSdk() {
 }
 
 function loadSdk(): ReturnType<typeof importSdk> {
-  sdkLoading ??= importSdk()
+  // A load that failed is not kept: a restart of the server tries again.
+  sdkLoading ??= importSdk().catch((error: unknown) => {
+    sdkLoading = null
+    throw error
+  })
   return sdkLoading
 }
 
