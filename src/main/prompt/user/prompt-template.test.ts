@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Handlebars from 'handlebars'
-import { builtInPartials, builtInTemplates } from './templates'
-import { COMPILE_OPTIONS, precompiledModule } from './templates/precompile'
+import { builtInPartials, builtInTemplates, COMPILE_OPTIONS } from './templates'
+import { precompiledModule } from './templates/precompile'
 import { describe, expect, it } from 'vitest'
 import { PromptTemplate, TemplateError, resolveUserPromptTemplate } from './prompt-template'
 

@@ -3,7 +3,7 @@ import type Handlebars from 'handlebars'
 import HandlebarsRuntime from 'handlebars/runtime.js'
 import type { Diagnostic } from '../../../shared/prompt'
 import type { ProjectFile } from '../../project/types'
-import { builtInPartials, builtInTemplates } from './templates'
+import { builtInPartials, builtInTemplates, COMPILE_OPTIONS } from './templates'
 import { precompiledPartials, precompiledTemplates } from './templates/precompiled'
 import { errorMessage } from '../../../shared/error-message'
 import { defangControlTokens } from '../../agent/defang'
@@ -119,7 +119,7 @@ export class PromptTemplate {
   private static compile(text: string, source: string, asWritten: string): PromptTemplate {
     let compiled: HandlebarsTemplateDelegate<UserPromptVariables>
     try {
-      compiled = projectTemplateCompiler().compile<UserPromptVariables>(text, { noEscape: true })
+      compiled = projectTemplateCompiler().compile<UserPromptVariables>(text, COMPILE_OPTIONS)
     } catch (error) {
       throw new TemplateError(source, `does not compile: ${oneLine(error)}`)
     }

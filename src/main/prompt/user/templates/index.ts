@@ -13,3 +13,6 @@ export const builtInPartials: Readonly<Record<string, string>> = {
   'previous-results': previousResultsPartial,
   'vision-note': visionNotePartial
 }
+
+/** How every user-prompt template is compiled, precompiled or at run time: a prompt is not HTML, nothing is escaped. */
+export const COMPILE_OPTIONS = { noEscape: true } as const

@@ -1,12 +1,9 @@
 import Handlebars from 'handlebars'
-import { builtInPartials, builtInTemplates } from './index'
+import { builtInPartials, builtInTemplates, COMPILE_OPTIONS } from './index'
 
 // The built-in templates and partials, precompiled. A prompt renders them with the Handlebars runtime alone;
 // the compiler (about five times its size) loads only for a project's own template. The output is kept in
 // precompiled.ts (`npm run templates` writes it) and prompt-template.test.ts checks that it is current.
-
-/** Precompiled as every template is compiled: a prompt is not HTML, nothing is escaped. */
-export const COMPILE_OPTIONS = { noEscape: true } as const
 
 export function precompileBuiltIns(): { templates: Record<string, string>; partials: Record<string, string> } {
   const precompile = (texts: Readonly<Record<string, string>>) =>
