@@ -34,6 +34,22 @@ describe('ChangeBatcher', () => {
     expect(batches).toHaveLength(1)
   })
 
+  it('rescans at once on request, taking in what was pending, and says nothing is known while it runs', async () => {
+    const { batcher, batches } = makeBatcher(50)
+    batcher.add('a.md')
+    expect(batcher.pendingPaths()).toEqual(new Set(['a.md']))
+    const rescan = batcher.rescanNow()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(batches).toEqual([{ paths: new Set(), full: true }])
+    batcher.add('b.md')
+    expect(batcher.pendingPaths()).toBeNull()
+    await vi.advanceTimersByTimeAsync(50)
+    await rescan
+    expect(batcher.pendingPaths()).toEqual(new Set(['b.md']))
+    await vi.advanceTimersByTimeAsync(250)
+    expect(batches).toEqual([{ paths: new Set(), full: true }, { paths: new Set(['b.md']), full: false }])
+  })
+
   it('turns a batch with too many paths into a full rescan', async () => {
     const { batcher, batches } = makeBatcher()
     for (const path of ['a', 'b', 'c', 'd', 'e']) batcher.add(path)

@@ -22,6 +22,7 @@ export class ChangeBatcher {
   private lastChangeAt = 0
   private timer: NodeJS.Timeout | null = null
   private running: Promise<void> | null = null
+  private runningFull = false
   private closed = false
 
   constructor(
@@ -43,6 +44,14 @@ export class ChangeBatcher {
   }
 
   /**
+   * The paths waiting for the next batch; null when a full rescan is waiting or running (what changed is
+   * unknown until it ends).
+   */
+  pendingPaths(): ReadonlySet<string> | null {
+    return this.pending.full || this.runningFull ? null : this.pending.paths
+  }
+
+  /**
    * Applies `relPaths` at once, without the debounce (someone is waiting for them), after a batch already
    * running; resolves when they are applied. Other pending changes keep their schedule.
    */
@@ -52,6 +61,15 @@ export class ChangeBatcher {
     for (const path of relPaths) this.pending.paths.delete(path)
     if (!this.hasPending()) this.firstPendingAt = null
     await this.run({ paths: new Set(relPaths), full: false })
+  }
+
+  /** Rescans everything at once, after a batch already running; what was pending is part of it. */
+  async rescanNow(): Promise<void> {
+    while (this.running) await this.running
+    if (this.closed) return
+    this.pending = { paths: new Set(), full: false }
+    this.firstPendingAt = null
+    await this.run({ paths: new Set(), full: true })
   }
 
   /** Stops scheduling and waits for a batch already running. Pending changes are dropped. */
@@ -91,8 +109,10 @@ export class ChangeBatcher {
   }
 
   private run(batch: ChangeBatch): Promise<void> {
+    this.runningFull = batch.full
     this.running = this.apply(batch).finally(() => {
       this.running = null
+      this.runningFull = false
       if (this.hasPending()) this.schedule()
     })
     return this.running

@@ -19,7 +19,10 @@ export interface Loaded<T> {
 }
 
 export class ParsedFileCache<T> {
-  private readonly entries = new Map<string, { key: string; root: string; absolute: string; mtimeMs: number; size: number; loaded: Loaded<T> }>()
+  private readonly entries = new Map<
+    string,
+    { key: string; root: string; absolute: string; throughLink: boolean; mtimeMs: number; size: number; loaded: Loaded<T> }
+  >()
 
   constructor(private readonly parse: (relPath: string, text: string) => Parsed<T>) {}
 
@@ -47,10 +50,12 @@ export class ParsedFileCache<T> {
   /**
    * The cached paths whose file on disk no longer has the mtime and size it was read with (or is gone): one
    * stat each, no read, so a prompt can tell at once whether an edit the watcher has not reported yet exists.
+   * `onlyThroughLinks`: just the files read through a symlink, whose edits a watch of their folder misses.
    */
-  changedOnDisk(root: string): string[] {
+  changedOnDisk(root: string, onlyThroughLinks = false): string[] {
     const changed: string[] = []
     for (const [path, entry] of this.entries) {
+      if (onlyThroughLinks && !entry.throughLink) continue
       // The path as it was joined when read: joining 300 paths again costs a third of the stats.
       const info = statSync(entry.root === root ? entry.absolute : join(root, path), { throwIfNoEntry: false })
       if (!info || info.mtimeMs !== entry.mtimeMs || info.size !== entry.size) changed.push(path)
@@ -74,7 +79,8 @@ export class ParsedFileCache<T> {
     const cut: Diagnostic[] = read.cut ? [{ file: relPath, problem: describeCut(read.size, maxBytes) }] : []
     const loaded = { value: parsed.value, diagnostics: [...cut, ...parsed.diagnostics] }
     const absolute = join(root, relPath)
-    this.entries.set(relPath, { key: versionKey(read.real, read.mtimeMs, read.size), root, absolute, mtimeMs: read.mtimeMs, size: read.size, loaded })
+    const key = versionKey(read.real, read.mtimeMs, read.size)
+    this.entries.set(relPath, { key, root, absolute, throughLink: read.real !== absolute, mtimeMs: read.mtimeMs, size: read.size, loaded })
     return loaded
   }
 }

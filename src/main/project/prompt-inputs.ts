@@ -18,14 +18,43 @@ const PROMPT_FOLDERS = [SKILLS_FOLDER, PROMPTS_FOLDER] as const
 
 /** Project-relative paths the prompt depends on that differ on disk from what `tree` and `caches` hold. */
 export function changedPromptInputs(root: string, tree: ProjectTree, caches: SnapshotCaches): string[] {
-  const changed = new Set<string>()
-  for (const cache of [caches.rules, caches.config, caches.ignore, caches.skills, caches.overrides]) {
-    for (const path of cache.changedOnDisk(root)) changed.add(path)
-  }
+  const changed = new Set(changedFilesOnDisk(root, caches, false))
   // A prompt file that appeared (or went) since the tree was last patched.
   for (const path of PROMPT_FILES) if (tree.has(path) !== exists(join(root, path))) changed.add(path)
   for (const folder of PROMPT_FOLDERS) for (const path of listingChanges(root, tree, folder, caches.listed?.[folder] ?? [])) changed.add(path)
   return [...changed]
+}
+
+/**
+ * The prompt's files read through a symlink that differ on disk: the watch of the link's folder does not see
+ * an edit of the file it leads to, so these are checked with a stat even when the watcher is trusted.
+ */
+export function changedThroughLinks(root: string, caches: SnapshotCaches): string[] {
+  return changedFilesOnDisk(root, caches, true)
+}
+
+function changedFilesOnDisk(root: string, caches: SnapshotCaches, onlyThroughLinks: boolean): string[] {
+  const changed: string[] = []
+  for (const cache of [caches.rules, caches.config, caches.ignore, caches.skills, caches.overrides]) {
+    changed.push(...cache.changedOnDisk(root, onlyThroughLinks))
+  }
+  return changed
+}
+
+/**
+ * Whether a change at `relPath` can change the prompt: a prompt file, anything in a prompt folder, or a
+ * folder on the way to one (`agent` for `agent/skills`), which takes the prompt folder with it.
+ */
+export function isPromptInput(relPath: string): boolean {
+  // The project folder itself (an event with no name): anything in it may have changed.
+  if (relPath === '' || relPath === '.') return true
+  if ((PROMPT_FILES as readonly string[]).includes(relPath)) return true
+  return isOnTheWayToPromptFolder(relPath) || PROMPT_FOLDERS.some((folder) => relPath.startsWith(folder + '/'))
+}
+
+/** A prompt folder or a folder that holds one: its coming or going adds or drops the watch of a prompt folder. */
+export function isOnTheWayToPromptFolder(relPath: string): boolean {
+  return PROMPT_FOLDERS.some((folder) => folder === relPath || folder.startsWith(relPath + '/'))
 }
 
 /**

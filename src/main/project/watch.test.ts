@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { copyNaoLayout } from '../../../test/support/fixtures'
@@ -98,6 +98,47 @@ describe('openProject', () => {
     mkdirSync(join(dir, 'agent', 'skills'), { recursive: true })
     writeFileSync(join(dir, 'agent', 'skills', 'first.md'), 'The first skill.')
     expect((await model.freshSnapshot()).skills.map((skill) => skill.location)).toEqual(['agent/skills/first.md'])
+  })
+
+  // Once the watcher is up, a prompt learns of edits from its events (let through by the event fence) rather
+  // than a stat per file; an edit that a stat cannot see shows that the events are what it relies on.
+  it.runIf(process.platform === 'linux')('shows an edit that kept the size and mtime, in a prompt asked for at once', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 60_000, maxWaitMs: 60_000 })
+    const rules = join(dir, 'RULES.md')
+    // A whole second, which the file keeps exactly (a Date would lose what is below the millisecond).
+    const sameTime = 1_700_000_000
+    writeFileSync(rules, 'Answer in French.')
+    utimesSync(rules, sameTime, sameTime)
+    expect((await model.freshSnapshot()).rules?.text).toBe('Answer in French.')
+    writeFileSync(rules, 'Answer in German.')
+    utimesSync(rules, sameTime, sameTime)
+    expect((await model.freshSnapshot()).rules?.text).toBe('Answer in German.')
+  })
+
+  it('shows an edit of the file a symlinked skill leads to, in a prompt asked for at once', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 60_000, maxWaitMs: 60_000 })
+    writeFileSync(join(dir, 'docs', 'shared-skill.md'), '---\ndescription: shared\n---\nbody')
+    symlinkSync(join('..', '..', 'docs', 'shared-skill.md'), join(dir, 'agent', 'skills', 'shared.md'))
+    expect((await model.freshSnapshot()).skills.find((skill) => skill.name === 'shared')?.description).toBe('shared')
+    // The watch of agent/skills sees nothing: only the file in docs/ changes.
+    writeFileSync(join(dir, 'docs', 'shared-skill.md'), '---\ndescription: shared, edited\n---\nbody')
+    expect((await model.freshSnapshot()).skills.find((skill) => skill.name === 'shared')?.description).toBe('shared, edited')
+  })
+
+  // The watch of a new folder comes a little after the folder's own event: an edit in between has no event.
+  it('shows an edit in a prompt folder made just before, in prompts asked for one after another', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 60_000, maxWaitMs: 60_000 })
+    rmSync(join(dir, 'agent', 'prompts'), { recursive: true, force: true })
+    expect((await model.freshSnapshot()).systemOverride).toBeNull()
+    for (let round = 0; round < 20; round++) {
+      mkdirSync(join(dir, 'agent', 'prompts'))
+      writeFileSync(join(dir, 'agent', 'prompts', 'system.md'), `First system prompt ${round}.`)
+      expect((await model.freshSnapshot()).systemOverride?.text).toBe(`First system prompt ${round}.`)
+      writeFileSync(join(dir, 'agent', 'prompts', 'system.md'), `Second system prompt ${round}.`)
+      expect((await model.freshSnapshot()).systemOverride?.text).toBe(`Second system prompt ${round}.`)
+      rmSync(join(dir, 'agent', 'prompts'), { recursive: true })
+      expect((await model.freshSnapshot()).systemOverride).toBeNull()
+    }
   })
 
   it('asks the disk nothing new when nothing changed: the same snapshot, no new version', async () => {

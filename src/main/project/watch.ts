@@ -4,7 +4,8 @@ import { realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
 import { ChangeBatcher, type ChangeBatch } from './change-batcher'
-import { changedPromptInputs } from './prompt-inputs'
+import { eventFenceFor, type EventFence } from './event-fence'
+import { changedPromptInputs, changedThroughLinks, isOnTheWayToPromptFolder, isPromptInput } from './prompt-inputs'
 import { toProjectPath } from './safe-path'
 import { DATABASES_FOLDER } from './databases'
 import { walkForFirstPrompt } from './first-tree'
@@ -32,7 +33,10 @@ export interface ProjectModel {
 
 /** What openProject returns: a ProjectModel that can also say when its watcher is fully up. */
 export interface WatchedProjectModel extends ProjectModel {
-  /** Resolves once the watcher has finished its initial scan (changes before then are caught by a rescan). */
+  /**
+   * Resolves once the watcher has finished its initial scan and the rescan that follows it (catching changes
+   * made during the scan) has been applied, or failed; at once if the model closes first.
+   */
   whenWatching(): Promise<void>
 }
 
@@ -51,6 +55,12 @@ export interface OpenProjectOptions {
    */
   listSchemaFoldersAtOpenUpTo?: number
 }
+
+/**
+ * How long after a prompt folder (or one on the way to it) came or went its watch may still be missing: the
+ * watcher adds the watch of a new folder a few milliseconds after the folder's own event.
+ */
+const NEW_FOLDER_WATCH_MS = 1000
 
 export const FOLDER_GONE_PROBLEM =
   'project folder is gone (deleted, moved or renamed); showing its last known state until it is back at this path'
@@ -78,6 +88,17 @@ class WatchedProject implements WatchedProjectModel {
   private readonly batcher: ChangeBatcher
   private livenessTimer: NodeJS.Timeout | null = null
   private closed = false
+  /** Set once the watcher's initial scan is over; cleared when it stops. */
+  private watcherReady = false
+  /** Any watcher error: some change may go unreported for good, so only stats are believed from then on. */
+  private watcherFailed = false
+  /**
+   * Whether every change since the tree was read reaches the batcher as an event: the watcher is up and a
+   * full rescan begun after its scan has been applied. A prompt may then rely on the events (see eventFence).
+   */
+  private eventsComplete = false
+  private readonly eventFence: EventFence | null
+  private promptFolderChangedAt = Number.NEGATIVE_INFINITY
 
   constructor(
     private readonly root: string,
@@ -86,6 +107,7 @@ class WatchedProject implements WatchedProjectModel {
   ) {
     this.current = emptySnapshot(root)
     this.caches = createCaches()
+    this.eventFence = eventFenceFor(root)
     this.batcher = new ChangeBatcher((batch) => this.applySafely(batch), {
       debounceMs: options.debounceMs ?? 200,
       maxWaitMs: options.maxWaitMs ?? 2000,
@@ -116,9 +138,23 @@ class WatchedProject implements WatchedProjectModel {
 
   async freshSnapshot(): Promise<ProjectSnapshot> {
     if (this.closed || this.gone) return this.current
-    const changed = changedPromptInputs(this.root, this.tree, this.caches)
-    if (changed.length > 0) await this.batcher.applyNow(changed)
+    const changed = (await this.promptChangesFromEvents()) ?? changedPromptInputs(this.root, this.tree, this.caches)
+    if (changed.length > 0 && !this.closed && !this.gone) await this.batcher.applyNow(changed)
     return this.current
+  }
+
+  /**
+   * The prompt inputs changed since the last snapshot, told by the watcher's events once the fence has let
+   * through every event of a change made before this call; null when the events cannot be relied on (no
+   * fence on this system, the watcher not fully up or failed, a rescan waiting, a prompt folder just made).
+   */
+  private async promptChangesFromEvents(): Promise<string[] | null> {
+    if (!this.eventFence || !this.eventsComplete || performance.now() - this.promptFolderChangedAt < NEW_FOLDER_WATCH_MS) return null
+    if (!(await this.eventFence.pass()) || !this.eventsComplete) return null
+    const pending = this.batcher.pendingPaths()
+    if (pending === null) return null
+    const changed = [...pending].filter(isPromptInput)
+    return [...changed, ...changedThroughLinks(this.root, this.caches)]
   }
 
   onChange(listener: (snapshot: ProjectSnapshot) => void): () => void {
@@ -153,24 +189,33 @@ class WatchedProject implements WatchedProjectModel {
       if (folder === null) return this.batcher.requestFull()
       this.batcher.add(toProjectPath(this.root, name ? join(folder, name) : folder))
     })
-    watcher.on('error', () => this.batcher.requestFull())
+    watcher.on('error', () => {
+      this.watcherFailed = true
+      this.eventsComplete = false
+      this.batcher.requestFull()
+    })
     this.watcher = watcher
     await new Promise<void>((resolve) => {
       this.abandonStart = resolve
-      watcher.once('ready', () => resolve())
+      watcher.once('ready', () => {
+        this.watcherReady = true
+        resolve()
+      })
     })
   }
 
   /** Starts the watcher in the background, then rescans to catch what changed while it scanned. */
   private watchInBackground(): void {
     this.watching = this.startWatcher().then(() => {
-      if (this.watcher) this.batcher.requestFull()
+      if (this.watcher) return this.batcher.rescanNow()
     })
   }
 
   private async stopWatcher(): Promise<void> {
     const watcher = this.watcher
     this.watcher = null
+    this.watcherReady = false
+    this.eventsComplete = false
     this.abandonStart()
     await watcher?.close()
   }
@@ -182,16 +227,19 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   private async applySafely(batch: ChangeBatch): Promise<void> {
+    // A rescan begun once the watcher is up: after it, every change reaches the batcher as an event.
+    const rescanAfterWatcherUp = batch.full && this.watcherReady
     try {
-      await this.apply(batch)
+      await this.apply(batch, rescanAfterWatcherUp)
     } catch (error) {
       const reason = errorMessage(error)
       this.publishWithProblem(`could not refresh the project (${reason}); showing its last known state`)
     }
   }
 
-  private async apply(batch: ChangeBatch): Promise<void> {
+  private async apply(batch: ChangeBatch, rescanAfterWatcherUp: boolean): Promise<void> {
     if (this.closed) return
+    if (!batch.full && [...batch.paths].some(isOnTheWayToPromptFolder)) this.promptFolderChangedAt = performance.now()
     const identity = identityOf(this.root)
     if (identity === null) return this.markGone()
     if (this.gone || identity !== this.rootIdentity) {
@@ -209,6 +257,7 @@ class WatchedProject implements WatchedProjectModel {
       for (const cache of this.parsedFileCaches()) cache.invalidate(batch.paths)
     }
     if (this.closed) return
+    if (rescanAfterWatcherUp && this.watcherReady && !this.watcherFailed) this.eventsComplete = true
     const changed = batch.full ? null : batch.paths
     const next = await buildSnapshot(this.root, this.tree, this.caches, this.current.version, changed)
     // A rescan is a guess that something changed, and the watcher reports again an edit a prompt has already

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { eventFenceFor } from './event-fence'
+
+const cleanups: Array<() => void> = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+})
+
+function watchedFolder(): { dir: string; events: () => number } {
+  const dir = mkdtempSync(join(tmpdir(), 'glassbox-fence-test-'))
+  let events = 0
+  const watcher = watch(dir, () => events++)
+  cleanups.push(() => {
+    watcher.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  return { dir, events: () => events }
+}
+
+describe.runIf(process.platform === 'linux')('eventFenceFor (Linux)', () => {
+  it('lets through the event of every change finished before the pass, in any watched folder', async () => {
+    const folder = watchedFolder()
+    const fence = eventFenceFor(folder.dir)
+    expect(fence).not.toBeNull()
+    // Each write's event is still in the kernel's queue when pass() is called; nothing else reads it.
+    for (let round = 0; round < 200; round++) {
+      const before = folder.events()
+      writeFileSync(join(folder.dir, 'RULES.md'), `round ${round}`)
+      expect(await fence!.pass()).toBe(true)
+      expect(folder.events()).toBeGreaterThan(before)
+    }
+  })
+
+  it('serves passes asked for together, each after its own touch', async () => {
+    const folder = watchedFolder()
+    const fence = eventFenceFor(folder.dir)!
+    writeFileSync(join(folder.dir, 'a.md'), 'a')
+    const first = fence.pass()
+    writeFileSync(join(folder.dir, 'b.md'), 'b')
+    const before = folder.events()
+    const second = fence.pass()
+    expect(await Promise.all([first, second])).toEqual([true, true])
+    expect(folder.events()).toBeGreaterThan(before)
+  })
+
+  it('gives no fence for a filesystem that can change without an event (here procfs)', () => {
+    expect(eventFenceFor('/proc')).toBeNull()
+  })
+})
+
+describe('eventFenceFor', () => {
+  it('gives a fence on Linux only: elsewhere watches report in no common order', () => {
+    expect(eventFenceFor(tmpdir()) !== null).toBe(process.platform === 'linux')
+  })
+})
