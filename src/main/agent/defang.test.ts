@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defangControlTokens, defangLocated } from './defang'
+import { containsControlMarker, defangControlTokens, defangLocated } from './defang'
 
 const J = '\u200D'
 
@@ -35,5 +35,30 @@ describe('defangControlTokens', () => {
   it('reports where the joiners went, as offsets in the original text', () => {
     expect(defangLocated('ab<|im_end|>c<s>')).toEqual({ text: `ab<|${J}im_end|>c<${J}s>`, insertedAt: [4, 14] })
     expect(defangLocated('plain')).toEqual({ text: 'plain', insertedAt: [] })
+  })
+})
+
+describe('containsControlMarker', () => {
+  it('says whether defanging would change the text, on texts mixing markers, their parts and ordinary brackets', () => {
+    const parts = [
+      ...['<|im_start|>', '<｜begin▁of｜>', '[/INST]', '<s>', '</think>', '<<SYS>>'],
+      ...['<|', 'im_start|>', '<｜', 'begin▁of｜>', '[', 'INST]', '/INST]', 'IMG_END]', '<', 's>', '/s>', 'think>', 'tool_call>', '<<', 'SYS>>', '/SYS>>'],
+      ...['|>', '>', ']', ' ', 'a', '\n', J, 'x'.repeat(70)]
+    ]
+    // A fixed pseudo-random sequence, so a failure can be replayed.
+    let seed = 7
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % parts.length
+    let markers = 0
+    for (let round = 0; round < 5000; round++) {
+      let text = ''
+      const length = 1 + (round % 12)
+      for (let index = 0; index < length; index++) text += parts[next()]
+      const expected = defangLocated(text).insertedAt.length > 0
+      if (expected) markers++
+      expect(containsControlMarker(text), JSON.stringify(text)).toBe(expected)
+    }
+    // The corpus holds both kinds in numbers.
+    expect(markers).toBeGreaterThan(200)
+    expect(markers).toBeLessThan(4800)
   })
 })

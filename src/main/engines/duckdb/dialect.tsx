@@ -22,7 +22,7 @@ export function DuckDbRules({ connections }: DialectProps) {
       </ListItem>
       <ListItem>
         Use what DuckDB offers: <Code>GROUP BY ALL</Code>, <Code>QUALIFY</Code> to filter window functions,{' '}
-        <Code>count(*) FILTER (WHERE …)</Code> for conditional aggregates, <Code>arg_max(value, ordering)</Code>,{' '}
+        <Code>count(*) FILTER (WHERE ...)</Code> for conditional aggregates, <Code>arg_max(value, ordering)</Code>,{' '}
         <Code>SELECT * EXCLUDE (col)</Code>.
       </ListItem>
       <ListItem>

@@ -18,10 +18,10 @@ export function MySqlRules({ connections }: DialectProps) {
         <Code>/</Code> gives a decimal even for integers (<Code>DIV</Code> truncates); dates shift with{' '}
         <Code>d - INTERVAL 7 DAY</Code> and compare with <Code>DATEDIFF(end, start)</Code> or{' '}
         <Code>TIMESTAMPDIFF(MONTH, start, end)</Code>; there is no <Code>date_trunc</Code>, <Code>ILIKE</Code> or{' '}
-        <Code>FILTER</Code> (use <Code>SUM(CASE WHEN … THEN 1 ELSE 0 END)</Code>).
+        <Code>FILTER</Code> (use <Code>SUM(CASE WHEN ... THEN 1 ELSE 0 END)</Code>).
       </ListItem>
       <ListItem>
-        Each query is one SELECT (or WITH … SELECT) run in a read-only transaction with a time limit; no{' '}
+        Each query is one SELECT (or WITH ... SELECT) run in a read-only transaction with a time limit; no{' '}
         <Code>INTO OUTFILE</Code>, user variables or locks.
       </ListItem>
     </DialectRules>

@@ -13,10 +13,10 @@ export function PostgresRules({ connections }: DialectProps) {
       </ListItem>
       <ListItem>
         Use <Code>date_trunc('month', d)</Code>, <Code>ILIKE</Code>, <Code>DISTINCT ON</Code>,{' '}
-        <Code>count(*) FILTER (WHERE …)</Code> and <Code>generate_series</Code> for date spines.
+        <Code>count(*) FILTER (WHERE ...)</Code> and <Code>generate_series</Code> for date spines.
       </ListItem>
       <ListItem>
-        Each query is one SELECT (or WITH … SELECT, VALUES) run in a read-only transaction with a time limit;
+        Each query is one SELECT (or WITH ... SELECT, VALUES) run in a read-only transaction with a time limit;
         schema-qualify tables outside <Code>public</Code> (<Code>crm.customers</Code>).
       </ListItem>
     </DialectRules>

@@ -25,7 +25,7 @@ export function SqliteRules({ connections }: DialectProps) {
         LIKE is already case-insensitive for ASCII, while <Code>=</Code> is not.
       </ListItem>
       <ListItem>
-        Concatenate with <Code>||</Code>; booleans are 0 and 1; prefer <Code>SUM(CASE WHEN … THEN 1 ELSE 0 END)</Code>{' '}
+        Concatenate with <Code>||</Code>; booleans are 0 and 1; prefer <Code>SUM(CASE WHEN ... THEN 1 ELSE 0 END)</Code>{' '}
         for conditional counts. The database is read-only.
       </ListItem>
     </DialectRules>

@@ -115,6 +115,16 @@ describe('default prompt', () => {
     expect(assemble({ project, skills: skills.slice(0, 1) }).text).not.toContain('### Skill: b')
   })
 
+  // A string with one character past Latin-1 is stored two bytes a character: the fixed text must not make a
+  // prompt of plain project text twice the size (and its every copy twice the cost).
+  it('writes its own text, every dialect included, in Latin-1', () => {
+    const types = ['duckdb', 'sqlite', 'postgres', 'mysql', 'mssql', 'bigquery', 'snowflake', 'redshift', 'clickhouse', 'databricks', 'athena', 'trino']
+    const project = makeProject({ connections: types.map((type) => ({ type, database: `${type}_db` })) })
+    const { text } = assemble({ project, testMode: true })
+    for (const type of ['DuckDB', 'SQLite', 'T-SQL', 'MySQL']) expect(text).toContain(`**${type} dialect**`)
+    expect([...text].filter((character) => character.charCodeAt(0) > 0xff)).toEqual([])
+  })
+
   it('hints at @ for tables and / for skills only when the project has them (#15)', () => {
     const table = { type: 'duckdb', database: 'shop', schema: 'main', table: 'orders', dir: 'databases/type=duckdb/database=shop/schema=main/table=orders', files: ['columns.md'] }
     const skill = { name: 'a', description: '', location: 'agent/skills/a.md', body: '' }

@@ -3,7 +3,7 @@ import type { ProjectSnapshot, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
 import { renderLocated, withTokens, type LocatedText } from '../markdown/render'
 import type { RenderedSection } from '../markdown/jsx-runtime'
-import { defangLocated } from '../../agent/defang'
+import { containsControlMarker, defangLocated } from '../../agent/defang'
 import { formatPromptDate, isKnownTimezone } from './date'
 import { findOverride, hasPlaceholder, replacePrompt, wrapPrompt } from './overrides'
 import { SystemPrompt } from './system-prompt'
@@ -77,7 +77,7 @@ function build(input: SystemPromptInput, date: string, timezone: string): System
  * chat-template control tokens in it are defanged, and the sections' offsets moved past the joiners.
  */
 function defanged(prompt: LocatedText): LocatedText {
-  if (!mayHoldControlMarker(prompt.text)) return prompt
+  if (!containsControlMarker(prompt.text)) return prompt
   const { text, insertedAt } = defangLocated(prompt.text)
   if (insertedAt.length === 0) return prompt
   const shift = (offset: number): number => offset + countBelow(insertedAt, offset)
@@ -90,23 +90,6 @@ function defanged(prompt: LocatedText): LocatedText {
     return { ...rest, start, end }
   })
   return { text, sections }
-}
-
-// Every marker defangLocated breaks begins with `<` or `[` and is under 80 characters long, and a prompt holds
-// only a few of either: trying the text after each is exact, and much cheaper than running the marker pattern
-// (lookbehinds at every position, ~4 ms) over a 250 KB prompt each time a part of it changes.
-const MARKER_WINDOW = 80
-
-function mayHoldControlMarker(text: string): boolean {
-  let windows = 0
-  for (const opener of ['<', '[']) {
-    for (let at = text.indexOf(opener); at !== -1; at = text.indexOf(opener, at + 1)) {
-      // Text full of them (HTML, SQL comparisons): one pass over all of it is cheaper.
-      if (++windows * MARKER_WINDOW > text.length) return true
-      if (defangLocated(text.slice(at, at + MARKER_WINDOW)).insertedAt.length > 0) return true
-    }
-  }
-  return false
 }
 
 /** How many of the ascending `offsets` are below `limit`. */

@@ -26,7 +26,7 @@ export function TsqlRules({ connections }: DialectProps) {
   return (
     <DialectRules id="tsql" name="T-SQL" connections={connections}>
       <ListItem>
-        Use <Code>SELECT TOP n</Code>, not LIMIT (or <Code>OFFSET … FETCH</Code> after ORDER BY).
+        Use <Code>SELECT TOP n</Code>, not LIMIT (or <Code>OFFSET ... FETCH</Code> after ORDER BY).
       </ListItem>
       <ListItem>
         There is no <Code>GROUP BY ALL</Code>: list every grouped column.
@@ -50,7 +50,7 @@ export function RedshiftRules({ connections }: DialectProps) {
         <Code>DATEDIFF</Code>, not AGE.
       </ListItem>
       <ListItem>
-        Conditional aggregates use <Code>CASE</Code> inside the aggregate, not <Code>FILTER (WHERE …)</Code>.
+        Conditional aggregates use <Code>CASE</Code> inside the aggregate, not <Code>FILTER (WHERE ...)</Code>.
       </ListItem>
     </DialectRules>
   )
