@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
@@ -14,8 +14,10 @@ it('uses an explicit binding as given', () => {
   expect(resolveNativeBinding('/x/better_sqlite3.node', electron, temp.dir)).toBe('/x/better_sqlite3.node')
 })
 
-it('uses better-sqlite3’s own build under Node', () => {
-  expect(resolveNativeBinding(undefined, node, temp.dir)).toBeUndefined()
+it('uses better-sqlite3’s own build under Node, named so its lookup is skipped', () => {
+  const binding = resolveNativeBinding(undefined, node, temp.dir)
+  expect(binding).toMatch(/node_modules[\\/]better-sqlite3[\\/]build[\\/]Release[\\/]better_sqlite3\.node$/)
+  expect(existsSync(binding!)).toBe(true)
 })
 
 it('uses the Electron build under Electron only once it exists', () => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
 // better-sqlite3 is a native module compiled for one ABI. node_modules holds the Node build (tests, CLI, web
@@ -20,7 +21,8 @@ export function findAppRoot(start: string): string | null {
 
 /**
  * The binding to load: the explicit one, else under Electron the `.native/electron` build if it exists,
- * else undefined (better-sqlite3's own lookup in node_modules).
+ * else under Node better-sqlite3's own build in node_modules, named directly; undefined leaves it to
+ * better-sqlite3's lookup (the `bindings` package tries a dozen paths, each a failed require: ~1.5 ms).
  */
 export function resolveNativeBinding(
   explicit: string | undefined,
@@ -28,7 +30,20 @@ export function resolveNativeBinding(
   appRoot: string | null = findAppRoot(import.meta.dirname ?? process.cwd())
 ): string | undefined {
   if (explicit) return explicit
-  if (!versions.electron || appRoot === null) return undefined
+  if (!versions.electron) return nodeBuild()
+  if (appRoot === null) return undefined
   const candidate = join(appRoot, ELECTRON_BINDING)
   return existsSync(candidate) ? candidate : undefined
+}
+
+/** Where better-sqlite3's install script (node-gyp) puts its build for this Node. */
+const NODE_BUILD = join('build', 'Release', 'better_sqlite3.node')
+
+function nodeBuild(): string | undefined {
+  try {
+    const candidate = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), NODE_BUILD)
+    return existsSync(candidate) ? candidate : undefined
+  } catch {
+    return undefined
+  }
 }
