@@ -76,9 +76,10 @@ export async function buildSnapshot(
   const diagnostics: Diagnostic[] = []
   const slice = timeSlicer()
   const folders = new FolderRealPaths(root)
-  const loadIf = async <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): Promise<T | null> => {
+  // Synchronous, with a pause only between files when the slice is used up: awaiting every file would cost
+  // a microtask hop each.
+  const loadIf = <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): T | null => {
     if (!isReadableEntry(tree.get(path))) return null
-    await slice()
     const loaded = cache.load(root, path, maxBytes, { unchanged: changed !== null && !changed.has(path), folders })
     diagnostics.push(...loaded.diagnostics)
     return loaded.value
@@ -87,16 +88,22 @@ export async function buildSnapshot(
   const skillPaths = listed[SKILLS_FOLDER]
   const overridePaths = listed[PROMPTS_FOLDER].filter((path) => overrideSlotOf(path) !== null && isReadableEntry(tree.get(path)))
   // One file after another: the reads are synchronous and short, and slicing keeps the process answering.
-  const ignorePatterns = await loadIf(caches.ignore, IGNORE_FILE, TEXT_LIMITS.naoignore)
-  const rules = await loadIf(caches.rules, RULES_FILE, TEXT_LIMITS.rules)
-  const config = await loadIf(caches.config, CONFIG_FILE, TEXT_LIMITS.config)
+  const ignorePatterns = loadIf(caches.ignore, IGNORE_FILE, TEXT_LIMITS.naoignore)
+  const rules = loadIf(caches.rules, RULES_FILE, TEXT_LIMITS.rules)
+  const config = loadIf(caches.config, CONFIG_FILE, TEXT_LIMITS.config)
   const loadedSkills: Skill[] = []
   for (const path of skillPaths) {
-    const skill = await loadIf(caches.skills, path, TEXT_LIMITS.skill)
+    const pause = slice()
+    if (pause) await pause
+    const skill = loadIf(caches.skills, path, TEXT_LIMITS.skill)
     if (skill) loadedSkills.push(skill)
   }
   const overrides: Array<{ path: string; file: ProjectFile | null }> = []
-  for (const path of overridePaths) overrides.push({ path, file: await loadIf(caches.overrides, path, TEXT_LIMITS.override) })
+  for (const path of overridePaths) {
+    const pause = slice()
+    if (pause) await pause
+    overrides.push({ path, file: loadIf(caches.overrides, path, TEXT_LIMITS.override) })
+  }
   caches.skills.retain(new Set(skillPaths))
   caches.overrides.retain(new Set(overridePaths))
   // The same skills keep the same array, so the rendered Skills section (memoised per list) is reused.
@@ -316,9 +323,15 @@ function patchedVisibleFiles(
     } else if (!isFile) removed.add(path)
   }
   if (added.length === 0 && removed.size === 0) return last.files
-  const files = removed.size > 0 ? last.files.filter((path) => !removed.has(path)) : last.files.slice()
-  // Into place, not a sort of the whole list: a warehouse lists ~20,000 files.
-  for (const path of added) files.splice(sortedIndex(files, path), 0, path)
+  let files: string[]
+  if (added.length === 1 && removed.size === 0) {
+    // One new file, the usual case (a new skill): one copy with it in place, half the cost of a copy and a splice.
+    files = last.files.toSpliced(sortedIndex(last.files, added[0]), 0, added[0])
+  } else {
+    files = removed.size > 0 ? last.files.filter((path) => !removed.has(path)) : last.files.slice()
+    // Into place, not a sort of the whole list: a warehouse lists ~20,000 files.
+    for (const path of added) files.splice(sortedIndex(files, path), 0, path)
+  }
   for (const path of removed) last.set.delete(path)
   for (const path of added) last.set.add(path)
   return files

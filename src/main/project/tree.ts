@@ -102,7 +102,8 @@ async function walkFolder(root: string, relDir: string, tree: ProjectTree, defer
         tree.set(relPath, FILE_ENTRY)
       }
     }
-    await slice()
+    const pause = slice()
+    if (pause) await pause
   }
   for (const relPath of links) tree.set(relPath, { kind: 'symlink', resolves: resolveLink(root, relPath) })
   return deferred
