@@ -97,7 +97,8 @@ class WatchedProject implements WatchedProjectModel {
    * full rescan begun after its scan has been applied. A prompt may then rely on the events (see eventFence).
    */
   private eventsComplete = false
-  private readonly eventFence: EventFence | null
+  /** Made when first needed (undefined until then): opening a project must not wait for it. */
+  private eventFence: EventFence | null | undefined
   private promptFolderChangedAt = Number.NEGATIVE_INFINITY
 
   constructor(
@@ -107,7 +108,6 @@ class WatchedProject implements WatchedProjectModel {
   ) {
     this.current = emptySnapshot(root)
     this.caches = createCaches()
-    this.eventFence = eventFenceFor(root)
     this.batcher = new ChangeBatcher((batch) => this.applySafely(batch), {
       debounceMs: options.debounceMs ?? 200,
       maxWaitMs: options.maxWaitMs ?? 2000,
@@ -149,8 +149,9 @@ class WatchedProject implements WatchedProjectModel {
    * fence on this system, the watcher not fully up or failed, a rescan waiting, a prompt folder just made).
    */
   private async promptChangesFromEvents(): Promise<string[] | null> {
-    if (!this.eventFence || !this.eventsComplete || performance.now() - this.promptFolderChangedAt < NEW_FOLDER_WATCH_MS) return null
-    if (!(await this.eventFence.pass()) || !this.eventsComplete) return null
+    if (!this.eventsComplete || performance.now() - this.promptFolderChangedAt < NEW_FOLDER_WATCH_MS) return null
+    if (this.eventFence === undefined) this.eventFence = eventFenceFor(this.root)
+    if (!this.eventFence || !(await this.eventFence.pass()) || !this.eventsComplete) return null
     const pending = this.batcher.pendingPaths()
     if (pending === null) return null
     const changed = [...pending].filter(isPromptInput)
