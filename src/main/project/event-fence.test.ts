@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { eventFenceFor } from './event-fence'
+import { eventFenceFor, removeFoldersOfGoneProcesses } from './event-fence'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -44,6 +45,21 @@ describe.runIf(process.platform === 'linux')('eventFenceFor (Linux)', () => {
     const second = fence.pass()
     expect(await Promise.all([first, second])).toEqual([true, true])
     expect(folder.events()).toBeGreaterThan(before)
+  })
+
+  it('names its folder by its process, and removes the folders of processes that are gone', () => {
+    expect(eventFenceFor(tmpdir())).not.toBeNull()
+    const ours = readdirSync(tmpdir()).filter((name) => name.startsWith(`glassbox-fence-${process.pid}-`))
+    expect(ours).toHaveLength(1)
+    // A process killed by a signal ran no exit handler and left its folder.
+    const gone = spawnSync(process.execPath, ['-e', 'process.kill(process.pid, "SIGKILL")'])
+    expect(gone.signal).toBe('SIGKILL')
+    const left = join(tmpdir(), `glassbox-fence-${gone.pid}-test`)
+    mkdirSync(left)
+    cleanups.push(() => rmSync(left, { recursive: true, force: true }))
+    removeFoldersOfGoneProcesses()
+    expect(existsSync(left)).toBe(false)
+    expect(existsSync(join(tmpdir(), ours[0]))).toBe(true)
   })
 
   it('gives no fence for a filesystem that can change without an event (here procfs)', () => {

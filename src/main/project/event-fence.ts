@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statfsSync, utimesSync, watch, writeFileSync, type FSWatcher } from 'node:fs'
+import { lstatSync, mkdtempSync, readdirSync, rmSync, statfsSync, utimesSync, watch, writeFileSync, type FSWatcher } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -82,7 +82,8 @@ class FenceOnTempFolder implements EventFence {
   static create(): FenceOnTempFolder | null {
     let folder: string | null = null
     try {
-      folder = mkdtempSync(join(tmpdir(), 'glassbox-fence-'))
+      removeFoldersOfGoneProcesses()
+      folder = mkdtempSync(join(tmpdir(), `${FOLDER_PREFIX}${process.pid}-`))
       const file = join(folder, FENCE_FILE)
       writeFileSync(file, '')
       // Not persistent: the fence must never keep the process alive.
@@ -135,3 +136,31 @@ class FenceOnTempFolder implements EventFence {
 }
 
 const FENCE_FILE = 'fence'
+/** A fence folder is `glassbox-fence-<pid>-<random>`: the pid says whether its process is still there. */
+const FOLDER_PREFIX = 'glassbox-fence-'
+
+/**
+ * A process killed by a signal leaves its folder behind (no exit handler runs): the next fence removes the
+ * folders of processes that are gone, among those this user owns.
+ */
+export function removeFoldersOfGoneProcesses(): void {
+  const uid = process.getuid?.()
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(FOLDER_PREFIX)) continue
+    const pid = Number(name.slice(FOLDER_PREFIX.length).split('-')[0])
+    if (!Number.isInteger(pid) || pid <= 0 || isRunning(pid)) continue
+    const path = join(tmpdir(), name)
+    const info = lstatSync(path, { throwIfNoEntry: false })
+    if (info?.isDirectory() && info.uid === uid) rmSync(path, { recursive: true, force: true })
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
