@@ -40,12 +40,14 @@ export interface EventFence {
 
 let shared: FenceOnTempFolder | null | undefined
 
-/**
- * The process's fence, when watch events of `folder` can be fenced: Linux, and `folder` on a local
- * filesystem. Null otherwise.
- */
+/** Whether watch events of `folder` can be fenced: Linux, and `folder` on a local filesystem. */
+export function canFence(folder: string): boolean {
+  return process.platform === 'linux' && onLocalFilesystem(folder)
+}
+
+/** The process's fence, when watch events of `folder` can be fenced (see canFence); null otherwise. */
 export function eventFenceFor(folder: string): EventFence | null {
-  if (process.platform !== 'linux' || !onLocalFilesystem(folder)) return null
+  if (!canFence(folder)) return null
   if (shared === undefined) shared = FenceOnTempFolder.create()
   return shared?.broken ? null : shared
 }

@@ -16,6 +16,11 @@ import type { ProjectTree } from './tree'
 const PROMPT_FILES = [RULES_FILE, CONFIG_FILE, IGNORE_FILE] as const
 const PROMPT_FOLDERS = [SKILLS_FOLDER, PROMPTS_FOLDER] as const
 
+/** The folders whose entries the prompt reads or that hold one of them, the project folder ('') first. */
+export const PROMPT_FOLDER_CHAIN: readonly string[] = [
+  ...new Set(['', ...PROMPT_FOLDERS.flatMap((folder) => folder.split('/').map((_, index, parts) => parts.slice(0, index + 1).join('/')))])
+]
+
 /** Project-relative paths the prompt depends on that differ on disk from what `tree` and `caches` hold. */
 export function changedPromptInputs(root: string, tree: ProjectTree, caches: SnapshotCaches): string[] {
   const changed = new Set(changedFilesOnDisk(root, caches, false))

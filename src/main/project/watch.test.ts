@@ -115,6 +115,23 @@ describe('openProject', () => {
     expect((await model.freshSnapshot()).rules?.text).toBe('Answer in German.')
   })
 
+  // The prompt's folders are watched before their files are first read, so this holds from the open on,
+  // before the project's watcher has finished its scan (seconds on a big project).
+  it.runIf(process.platform === 'linux')('relies on the events from the open on, before the watcher is up', async () => {
+    const copy = copyNaoLayout()
+    cleanups.push(copy.cleanup)
+    const model = await openProject(copy.dir, { debounceMs: 60_000, maxWaitMs: 60_000 })
+    cleanups.push(() => model.close())
+    const skill = join(copy.dir, 'agent', 'skills', 'timed.md')
+    const sameTime = 1_700_000_000
+    writeFileSync(skill, '---\ndescription: first\n---\nbody')
+    utimesSync(skill, sameTime, sameTime)
+    expect((await model.freshSnapshot()).skills.find((item) => item.name === 'timed')?.description).toBe('first')
+    writeFileSync(skill, '---\ndescription: later\n---\nbody')
+    utimesSync(skill, sameTime, sameTime)
+    expect((await model.freshSnapshot()).skills.find((item) => item.name === 'timed')?.description).toBe('later')
+  })
+
   it('shows an edit of the file a symlinked skill leads to, in a prompt asked for at once', async () => {
     const { dir, model } = await openCopy({ debounceMs: 60_000, maxWaitMs: 60_000 })
     writeFileSync(join(dir, 'docs', 'shared-skill.md'), '---\ndescription: shared\n---\nbody')

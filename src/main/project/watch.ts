@@ -4,8 +4,9 @@ import { realpath } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
 import { ChangeBatcher, type ChangeBatch } from './change-batcher'
-import { eventFenceFor, type EventFence } from './event-fence'
+import { canFence, eventFenceFor, type EventFence } from './event-fence'
 import { changedPromptInputs, changedThroughLinks, isOnTheWayToPromptFolder, isPromptInput } from './prompt-inputs'
+import { PromptFolderWatches } from './prompt-watches'
 import { toProjectPath } from './safe-path'
 import { DATABASES_FOLDER } from './databases'
 import { walkForFirstPrompt } from './first-tree'
@@ -56,12 +57,6 @@ export interface OpenProjectOptions {
   listSchemaFoldersAtOpenUpTo?: number
 }
 
-/**
- * How long after a prompt folder (or one on the way to it) came or went its watch may still be missing: the
- * watcher adds the watch of a new folder a few milliseconds after the folder's own event.
- */
-const NEW_FOLDER_WATCH_MS = 1000
-
 export const FOLDER_GONE_PROBLEM =
   'project folder is gone (deleted, moved or renamed); showing its last known state until it is back at this path'
 
@@ -88,18 +83,10 @@ class WatchedProject implements WatchedProjectModel {
   private readonly batcher: ChangeBatcher
   private livenessTimer: NodeJS.Timeout | null = null
   private closed = false
-  /** Set once the watcher's initial scan is over; cleared when it stops. */
-  private watcherReady = false
-  /** Any watcher error: some change may go unreported for good, so only stats are believed from then on. */
-  private watcherFailed = false
-  /**
-   * Whether every change since the tree was read reaches the batcher as an event: the watcher is up and a
-   * full rescan begun after its scan has been applied. A prompt may then rely on the events (see eventFence).
-   */
-  private eventsComplete = false
-  /** Made when first needed (undefined until then): opening a project must not wait for it. */
+  /** Watches of the prompt's folders, where their events can be fenced (see promptChangesFromEvents). */
+  private readonly promptWatches: PromptFolderWatches | null
+  /** Made when a prompt first needs it (undefined until then): opening a project must not wait for it. */
   private eventFence: EventFence | null | undefined
-  private promptFolderChangedAt = Number.NEGATIVE_INFINITY
 
   constructor(
     private readonly root: string,
@@ -108,6 +95,7 @@ class WatchedProject implements WatchedProjectModel {
   ) {
     this.current = emptySnapshot(root)
     this.caches = createCaches()
+    this.promptWatches = canFence(root) ? new PromptFolderWatches(root, (path) => this.batcher.add(path)) : null
     this.batcher = new ChangeBatcher((batch) => this.applySafely(batch), {
       debounceMs: options.debounceMs ?? 200,
       maxWaitMs: options.maxWaitMs ?? 2000,
@@ -116,6 +104,7 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   async start(): Promise<void> {
+    this.promptWatches?.update()
     const { tree, databasesDeferred } = await walkForFirstPrompt(this.root, this.options.listSchemaFoldersAtOpenUpTo)
     this.tree = tree
     this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
@@ -144,14 +133,14 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   /**
-   * The prompt inputs changed since the last snapshot, told by the watcher's events once the fence has let
-   * through every event of a change made before this call; null when the events cannot be relied on (no
-   * fence on this system, the watcher not fully up or failed, a rescan waiting, a prompt folder just made).
+   * The prompt inputs changed since the last snapshot, told by the prompt folders' watches once the fence has
+   * let through every event of a change made before this call; null when the events cannot be relied on (no
+   * fence on this system, a watch failed, a full rescan waiting or running).
    */
   private async promptChangesFromEvents(): Promise<string[] | null> {
-    if (!this.eventsComplete || performance.now() - this.promptFolderChangedAt < NEW_FOLDER_WATCH_MS) return null
+    if (!this.promptWatches?.healthy()) return null
     if (this.eventFence === undefined) this.eventFence = eventFenceFor(this.root)
-    if (!this.eventFence || !(await this.eventFence.pass()) || !this.eventsComplete) return null
+    if (!this.eventFence || !(await this.eventFence.pass()) || !this.promptWatches.healthy()) return null
     const pending = this.batcher.pendingPaths()
     if (pending === null) return null
     const changed = [...pending].filter(isPromptInput)
@@ -168,6 +157,7 @@ class WatchedProject implements WatchedProjectModel {
     if (this.livenessTimer) clearInterval(this.livenessTimer)
     await this.batcher.close()
     await this.stopWatcher()
+    this.promptWatches?.close()
     this.listeners.clear()
   }
 
@@ -190,18 +180,11 @@ class WatchedProject implements WatchedProjectModel {
       if (folder === null) return this.batcher.requestFull()
       this.batcher.add(toProjectPath(this.root, name ? join(folder, name) : folder))
     })
-    watcher.on('error', () => {
-      this.watcherFailed = true
-      this.eventsComplete = false
-      this.batcher.requestFull()
-    })
+    watcher.on('error', () => this.batcher.requestFull())
     this.watcher = watcher
     await new Promise<void>((resolve) => {
       this.abandonStart = resolve
-      watcher.once('ready', () => {
-        this.watcherReady = true
-        resolve()
-      })
+      watcher.once('ready', () => resolve())
     })
   }
 
@@ -215,8 +198,6 @@ class WatchedProject implements WatchedProjectModel {
   private async stopWatcher(): Promise<void> {
     const watcher = this.watcher
     this.watcher = null
-    this.watcherReady = false
-    this.eventsComplete = false
     this.abandonStart()
     await watcher?.close()
   }
@@ -228,19 +209,16 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   private async applySafely(batch: ChangeBatch): Promise<void> {
-    // A rescan begun once the watcher is up: after it, every change reaches the batcher as an event.
-    const rescanAfterWatcherUp = batch.full && this.watcherReady
     try {
-      await this.apply(batch, rescanAfterWatcherUp)
+      await this.apply(batch)
     } catch (error) {
       const reason = errorMessage(error)
       this.publishWithProblem(`could not refresh the project (${reason}); showing its last known state`)
     }
   }
 
-  private async apply(batch: ChangeBatch, rescanAfterWatcherUp: boolean): Promise<void> {
+  private async apply(batch: ChangeBatch): Promise<void> {
     if (this.closed) return
-    if (!batch.full && [...batch.paths].some(isOnTheWayToPromptFolder)) this.promptFolderChangedAt = performance.now()
     const identity = identityOf(this.root)
     if (identity === null) return this.markGone()
     if (this.gone || identity !== this.rootIdentity) {
@@ -250,15 +228,19 @@ class WatchedProject implements WatchedProjectModel {
       this.gone = false
       this.caches = createCaches()
       this.watchInBackground()
+      this.promptWatches?.close(true)
+      this.promptWatches?.update()
       this.tree = await walkProject(this.root)
     } else if (batch.full) {
+      this.promptWatches?.update()
       this.tree = await walkProject(this.root)
     } else {
+      // A prompt folder that came is watched before it is read, so no edit after the read goes unseen.
+      if ([...batch.paths].some(isOnTheWayToPromptFolder)) this.promptWatches?.update()
       await refreshPaths(this.root, this.tree, batch.paths)
       for (const cache of this.parsedFileCaches()) cache.invalidate(batch.paths)
     }
     if (this.closed) return
-    if (rescanAfterWatcherUp && this.watcherReady && !this.watcherFailed) this.eventsComplete = true
     const changed = batch.full ? null : batch.paths
     const next = await buildSnapshot(this.root, this.tree, this.caches, this.current.version, changed)
     // A rescan is a guess that something changed, and the watcher reports again an edit a prompt has already
@@ -276,6 +258,7 @@ class WatchedProject implements WatchedProjectModel {
     if (this.gone) return
     this.gone = true
     await this.stopWatcher() // its handles follow the old folder wherever it went
+    this.promptWatches?.close(true)
     this.publishWithProblem(FOLDER_GONE_PROBLEM)
   }
 

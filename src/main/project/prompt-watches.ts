@@ -1,0 +1,61 @@
+import { lstatSync, watch, type FSWatcher } from 'node:fs'
+import { join } from 'node:path'
+import { PROMPT_FOLDER_CHAIN } from './prompt-inputs'
+
+// The folders whose entries the system prompt is made of, watched directly (not through the project's
+// watcher, whose scan of a big project takes seconds and which adds a new folder's watch a little after the
+// folder's own event). Each is watched before its files are read, so every change after a read is an event;
+// with the event fence (event-fence.ts), a prompt then learns of edits without a stat per file.
+
+export class PromptFolderWatches {
+  private readonly watches = new Map<string, { watcher: FSWatcher; ino: number }>()
+  private failed = false
+  private closed = false
+
+  constructor(
+    private readonly root: string,
+    /** Told of every event, as the project-relative path that changed (the folder itself when unnamed). */
+    private readonly onChange: (relPath: string) => void
+  ) {}
+
+  /**
+   * Watches each prompt folder that is there now and stops watching those gone or replaced. Call it before
+   * reading their files. False once any watch could not be made or failed: events may then be missing.
+   */
+  update(): boolean {
+    if (this.closed) return false
+    for (const folder of PROMPT_FOLDER_CHAIN) {
+      const info = lstatSync(folder === '' ? this.root : join(this.root, folder), { throwIfNoEntry: false })
+      const current = this.watches.get(folder)
+      if (current && (!info?.isDirectory() || info.ino !== current.ino)) {
+        current.watcher.close()
+        this.watches.delete(folder)
+      }
+      // A symlinked folder is not listed (its files are hidden), so there is nothing of it to watch.
+      if (!info?.isDirectory() || this.watches.has(folder)) continue
+      try {
+        const watcher = watch(folder === '' ? this.root : join(this.root, folder), { persistent: false }, (_event, name) =>
+          this.onChange(name ? (folder === '' ? name : `${folder}/${name}`) : folder)
+        )
+        watcher.on('error', () => (this.failed = true))
+        this.watches.set(folder, { watcher, ino: info.ino })
+      } catch {
+        this.failed = true
+      }
+    }
+    return !this.failed
+  }
+
+  /** Whether every watch made so far is working. */
+  healthy(): boolean {
+    return !this.failed && !this.closed
+  }
+
+  /** Stops every watch; `reset` makes the next update start afresh (the folder was replaced). */
+  close(reset = false): void {
+    for (const { watcher } of this.watches.values()) watcher.close()
+    this.watches.clear()
+    if (reset) this.failed = false
+    else this.closed = true
+  }
+}
