@@ -53,6 +53,23 @@ describe('the glassbox bin', () => {
     expect(imported.filter((url) => url.includes('/src/main/') || /node_modules\/(tsx|@langchain|@duckdb)\//.test(url))).toEqual([])
   }, 120_000)
 
+  it('prompt loads none of the Node built-ins only other commands use: child_process, worker_threads, readline', () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const log = join(temp.dir, 'builtins.log')
+    const result = spawnSync(process.execPath, ['--require', join(REPO_ROOT, 'test/support/record-builtins.cjs'), 'bin/glassbox.js', 'prompt', '--project', 'resources/sample-project', '--data-dir', temp.dir, '--json'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, GLASSBOX_BUILTIN_LOG: log },
+      timeout: 120_000
+    })
+    expect(result.status).toBe(0)
+    const builtins = readFileSync(log, 'utf8').split('\n')
+    // The log is the real list: the store's hashing loaded crypto.
+    expect(builtins).toContain('crypto')
+    expect(builtins.filter((name) => ['child_process', 'worker_threads', 'readline/promises', 'dgram'].includes(name))).toEqual([])
+  }, 120_000)
+
   it('prompt loads the tokenizer only for parts not counted before, and neither pg nor chokidar', () => {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)

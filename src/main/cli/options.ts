@@ -9,7 +9,7 @@ import { InvalidEndpointError } from '../agent/endpoints'
 import type { Glassbox } from '../app/create-glassbox'
 import { CliError } from './cli-error'
 import { errorMessage } from '../../shared/error-message'
-import { createInterface } from 'node:readline/promises'
+import { readlinePromises } from '../lazy-builtin'
 import { describeRequest, TrustRequiredError, type TrustGateOptions } from '../trust'
 
 // Options and error handling the commands share.
@@ -51,7 +51,7 @@ export function cliTrust(trustProject: boolean | undefined, io: { stderr: (text:
   if (!process.stdin.isTTY || !process.stderr.isTTY) return {}
   return {
     ask: async (request) => {
-      const prompt = createInterface({ input: process.stdin, output: process.stderr })
+      const prompt = readlinePromises().createInterface({ input: process.stdin, output: process.stderr })
       try {
         const answer = await prompt.question(`This project asks to ${describeRequest(request)}.\nApprove it for this project? [y/N] `)
         return /^y(es)?$/i.test(answer.trim())

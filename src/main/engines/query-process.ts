@@ -1,8 +1,9 @@
-import { fork, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { childProcess } from '../lazy-builtin'
 import { resolveTrustedServer } from '../trust/server-trust'
 import { childReplySchema, exitReason, QUERY_PROCESS_HEAP_MB, type ChildReply, type ChildRequest } from './query-protocol'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, type QueryRequest, type QueryResult } from './query-result'
@@ -57,7 +58,7 @@ export function createServerQueryHost(engine: string): ServerQueryHost {
 
   const start = (): RunningChild => {
     const entry = childEntry()
-    const started = fork(entry.path, [], {
+    const started = childProcess().fork(entry.path, [], {
       execPath: process.execPath,
       execArgv: [`--max-old-space-size=${QUERY_PROCESS_HEAP_MB}`, ...entry.execArgv],
       // ELECTRON_RUN_AS_NODE: under Electron the child is the Electron binary, run as plain Node. Windows

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads'
+import { workerThreads } from '../../lazy-builtin'
 
 // Regular expressions come from the model and JavaScript's engine backtracks: `^(a+)+$` against 30 `a`s and
 // a `!` takes minutes, and nothing can interrupt a running RegExp on the thread that runs it. So every
@@ -79,7 +79,7 @@ export function startPatternWorker(patterns: readonly PatternSource[]): PatternW
   // deadline names the item that held the pattern even between progress reports.
   const currentItem = new SharedArrayBuffer(16)
   const current = new Float64Array(currentItem)
-  const worker = new Worker(WORKER_SOURCE, {
+  const worker = new (workerThreads().Worker)(WORKER_SOURCE, {
     eval: true,
     workerData: { patterns, current: currentItem },
     // A regex that also allocates without end must not take the process's memory with it.

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import * as z from '../../../shared/zod-mini'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, toCell, type QueryRequest, type QueryResult } from '../query-result'
 import { resolveNativeBinding } from '../../store/native-binding'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../result-budget'
 import { exitReason, QUERY_PROCESS_HEAP_MB } from '../query-protocol'
+import { childProcess } from '../../lazy-builtin'
 
 // SQLite queries run in a short-lived child process so a query that never ends can be stopped for real:
 // a native sqlite3_step does not return to JavaScript, so neither a worker's terminate() nor a timer in
@@ -82,7 +83,8 @@ const childReplySchema = z.discriminatedUnion('ok', [
 ])
 type ChildReply = z.infer<typeof childReplySchema>
 
-const betterSqlitePath = createRequire(import.meta.url).resolve('better-sqlite3')
+/** Where the child finds better-sqlite3, resolved when the first child starts. */
+let betterSqlitePath: string | null = null
 
 export interface SqliteHost {
   run: (path: string, request: QueryRequest) => Promise<QueryResult>
@@ -101,12 +103,12 @@ export function createSqliteHost(): SqliteHost {
   const spawnChild = (): ChildProcess => {
     // ELECTRON_RUN_AS_NODE makes the Electron binary behave as Node, so the same native build loads.
     // The heap cap: what a query makes the child hold ends the child (a tool error), never the app.
-    const started = spawn(process.execPath, [`--max-old-space-size=${QUERY_PROCESS_HEAP_MB}`, '-e', CHILD_SOURCE], {
+    const started = childProcess().spawn(process.execPath, [`--max-old-space-size=${QUERY_PROCESS_HEAP_MB}`, '-e', CHILD_SOURCE], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: {
         ...process.env,
         ELECTRON_RUN_AS_NODE: '1',
-        GLASSBOX_BETTER_SQLITE3: betterSqlitePath,
+        GLASSBOX_BETTER_SQLITE3: (betterSqlitePath ??= createRequire(import.meta.url).resolve('better-sqlite3')),
         // Under Electron the child is Electron too: it needs the Electron build of the native module.
         GLASSBOX_SQLITE_BINDING: resolveNativeBinding(undefined) ?? ''
       }
