@@ -55,7 +55,12 @@ const WHOLE_FILES = [
   '---yaml\nname: revenue\n---\nBody.',
   '----\nname: revenue\n---\nBody.',
   '\uFEFF---\nname: revenue\n---\nBody.',
-  'No frontmatter at all.'
+  '\uFEFFNo frontmatter after a byte-order mark.',
+  'No frontmatter at all.',
+  'No frontmatter,\r\nwith --- further down\n---\nand a rule.\n',
+  '-- almost a delimiter\nname: revenue',
+  ' ---\nname: revenue\n---\nIndented delimiter.',
+  ''
 ]
 
 describe('parseSkill frontmatter blocks', () => {

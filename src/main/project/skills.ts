@@ -25,7 +25,7 @@ export interface ParsedSkill {
 export function parseSkill(location: string, text: string): ParsedSkill {
   const stem = stemOf(location)
   try {
-    const file = plainFrontmatter(text) ?? matter(text, { engines: SAFE_ENGINES })
+    const file = plainFrontmatter(text) ?? withoutFrontmatter(text) ?? matter(text, { engines: SAFE_ENGINES })
     const diagnostics: Diagnostic[] = []
     const name = readField(file.data, 'name', location, diagnostics) ?? stem
     const description = readField(file.data, 'description', location, diagnostics) ?? ''
@@ -54,6 +54,14 @@ function plainFrontmatter(text: string): { data: Record<string, string>; content
   if (content.startsWith('\r')) content = content.slice(1)
   if (content.startsWith('\n')) content = content.slice(1)
   return { data, content }
+}
+
+/**
+ * A text that cannot hold front matter is all body, as gray-matter reads it: gray-matter looks for `---` at
+ * the start, after a byte-order mark it strips. Without this, it would copy the text into a Buffer first.
+ */
+function withoutFrontmatter(text: string): { data: Record<string, string>; content: string } | null {
+  return text.startsWith('---') || text.startsWith('\uFEFF') ? null : { data: {}, content: text }
 }
 
 /** The text after a closing `---` line, or all of it when there is none. */
