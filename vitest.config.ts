@@ -1,10 +1,4 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { defineConfig } from 'vitest/config'
-
-// Commands run in tests without --data-dir keep their store in a throw-away folder, not the user's.
-const dataDir = mkdtempSync(join(tmpdir(), 'glassbox-vitest-'))
 
 export default defineConfig({
   esbuild: { jsx: 'transform', jsxFactory: 'h', jsxFragment: 'Fragment' },
@@ -20,7 +14,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     // The JSON report lets .ci/run print one plain summary line.
-    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
-    env: { GLASSBOX_DATA_DIR: dataDir }
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
   }
 })

@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterEach, describe, expect, it } from 'vitest'
-import { NAO_LAYOUT } from '../../../test/support/fixtures'
+import { makeTempDir, NAO_LAYOUT } from '../../../test/support/fixtures'
 import { startScriptedServer, type ScriptedServer } from '../../../test/support/scripted-openai-server'
 import type { ServerPreset } from '../agent/endpoints'
 import { main } from '../cli'
@@ -12,9 +10,11 @@ import { run } from './ask-command'
 import { captureIo } from '../../../test/support/capture-io'
 
 let server: ScriptedServer | undefined
+const temps: Array<{ cleanup: () => void }> = []
 afterEach(async () => {
   await server?.close()
   server = undefined
+  for (const temp of temps.splice(0)) temp.cleanup()
 })
 
 async function trueRevenue(): Promise<string> {
@@ -80,7 +80,9 @@ describe('glassbox ask', () => {
 
   it('says an answer cut at the output limit was cut (stopReason "length", stored) and usage the server did not report is null', async () => {
     server = await startScriptedServer({ script: [{ text: 'The total revenue', finishReason: 'length', usage: false }] })
-    const dataDir = mkdtempSync(join(tmpdir(), 'glassbox-ask-'))
+    const temp = makeTempDir('glassbox-ask-')
+    temps.push(temp)
+    const dataDir = temp.dir
     const { io, out, err } = captureIo()
     const code = await main(['ask', '--project', NAO_LAYOUT, '--question', 'revenue?', '--endpoint', server.url, '--model', 'm', '--data-dir', dataDir, '--json'], io)
     expect(code).toBe(0)
