@@ -8,7 +8,7 @@ import { PROMPT_FOLDER_CHAIN } from './prompt-inputs'
 // with the event fence (event-fence.ts), a prompt then learns of edits without a stat per file.
 
 export class PromptFolderWatches {
-  private readonly watches = new Map<string, { watcher: FSWatcher; ino: number }>()
+  private readonly watches = new Map<string, FSWatcher>()
   private failed = false
   private closed = false
 
@@ -19,29 +19,33 @@ export class PromptFolderWatches {
   ) {}
 
   /**
-   * Watches each prompt folder that is there now and stops watching those gone or replaced. Call it before
-   * reading their files. False once any watch could not be made or failed: events may then be missing.
+   * Watches each prompt folder that is there now and stops watching those gone. A folder among `changed` (or
+   * under one that is) is watched anew: removed and made again, it may have the same inode number, and the
+   * old watch ended with the old folder. Call it before reading their files. False once any watch could not
+   * be made or failed: events may then be missing.
    */
-  update(): boolean {
+  update(changed: ReadonlySet<string> = new Set()): boolean {
     if (this.closed) return false
     for (const folder of PROMPT_FOLDER_CHAIN) {
-      const info = lstatSync(folder === '' ? this.root : join(this.root, folder), { throwIfNoEntry: false })
+      const path = folder === '' ? this.root : join(this.root, folder)
+      const isFolder = lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false
       const current = this.watches.get(folder)
-      if (current && (!info?.isDirectory() || info.ino !== current.ino)) {
-        current.watcher.close()
-        this.watches.delete(folder)
-      }
       // A symlinked folder is not listed (its files are hidden), so there is nothing of it to watch.
-      if (!info?.isDirectory() || this.watches.has(folder)) continue
+      if (!isFolder) {
+        current?.close()
+        this.watches.delete(folder)
+        continue
+      }
+      if (current && !touches(changed, folder)) continue
       try {
-        const watcher = watch(folder === '' ? this.root : join(this.root, folder), { persistent: false }, (_event, name) =>
-          this.onChange(name ? (folder === '' ? name : `${folder}/${name}`) : folder)
-        )
+        // The new watch is made before the old one is closed, so no event falls between them.
+        const watcher = watch(path, { persistent: false }, (_event, name) => this.onChange(name ? (folder === '' ? name : `${folder}/${name}`) : folder))
         watcher.on('error', () => (this.failed = true))
-        this.watches.set(folder, { watcher, ino: info.ino })
+        this.watches.set(folder, watcher)
       } catch {
         this.failed = true
       }
+      current?.close()
     }
     return !this.failed
   }
@@ -53,9 +57,15 @@ export class PromptFolderWatches {
 
   /** Stops every watch; `reset` makes the next update start afresh (the folder was replaced). */
   close(reset = false): void {
-    for (const { watcher } of this.watches.values()) watcher.close()
+    for (const watcher of this.watches.values()) watcher.close()
     this.watches.clear()
     if (reset) this.failed = false
     else this.closed = true
   }
+}
+
+/** Whether `folder` is one of the changed paths or lies under one. */
+function touches(changed: ReadonlySet<string>, folder: string): boolean {
+  for (const path of changed) if (path === folder || folder.startsWith(path + '/')) return true
+  return false
 }

@@ -158,6 +158,21 @@ describe('openProject', () => {
     }
   })
 
+  // A folder removed and made again between two prompts may get the same inode number, and its old watch died
+  // with the old folder.
+  it('shows edits in a prompt folder removed and made again between two prompts', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 60_000, maxWaitMs: 60_000 })
+    const prompts = join(dir, 'agent', 'prompts')
+    for (let round = 0; round < 20; round++) {
+      rmSync(prompts, { recursive: true, force: true })
+      mkdirSync(prompts)
+      writeFileSync(join(prompts, 'system.md'), `Made again ${round}.`)
+      expect((await model.freshSnapshot()).systemOverride?.text).toBe(`Made again ${round}.`)
+      writeFileSync(join(prompts, 'system.md'), `Then edited ${round}.`)
+      expect((await model.freshSnapshot()).systemOverride?.text).toBe(`Then edited ${round}.`)
+    }
+  })
+
   it('asks the disk nothing new when nothing changed: the same snapshot, no new version', async () => {
     const { model } = await openCopy({ debounceMs: 20 })
     const before = model.snapshot()

@@ -236,7 +236,7 @@ class WatchedProject implements WatchedProjectModel {
       this.tree = await walkProject(this.root)
     } else {
       // A prompt folder that came is watched before it is read, so no edit after the read goes unseen.
-      if ([...batch.paths].some(isOnTheWayToPromptFolder)) this.promptWatches?.update()
+      if ([...batch.paths].some(isOnTheWayToPromptFolder)) this.promptWatches?.update(batch.paths)
       await refreshPaths(this.root, this.tree, batch.paths)
       for (const cache of this.parsedFileCaches()) cache.invalidate(batch.paths)
     }
