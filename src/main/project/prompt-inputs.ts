@@ -59,7 +59,12 @@ export function isPromptInput(relPath: string): boolean {
 
 /** A prompt folder or a folder that holds one: its coming or going adds or drops the watch of a prompt folder. */
 export function isOnTheWayToPromptFolder(relPath: string): boolean {
-  return PROMPT_FOLDERS.some((folder) => folder === relPath || folder.startsWith(relPath + '/'))
+  return PROMPT_FOLDERS.some((folder) => isAtOrAbove(relPath, folder))
+}
+
+/** Whether `relPath` is `folder` or a folder that holds it. */
+export function isAtOrAbove(relPath: string, folder: string): boolean {
+  return relPath === folder || folder.startsWith(relPath + '/')
 }
 
 /**

@@ -1,6 +1,6 @@
 import { lstatSync, watch, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
-import { PROMPT_FOLDER_CHAIN } from './prompt-inputs'
+import { isAtOrAbove, PROMPT_FOLDER_CHAIN } from './prompt-inputs'
 
 // The folders whose entries the system prompt is made of, watched directly (not through the project's
 // watcher, whose scan of a big project takes seconds and which adds a new folder's watch a little after the
@@ -21,11 +21,11 @@ export class PromptFolderWatches {
   /**
    * Watches each prompt folder that is there now and stops watching those gone. A folder among `changed` (or
    * under one that is) is watched anew: removed and made again, it may have the same inode number, and the
-   * old watch ended with the old folder. Call it before reading their files. False once any watch could not
-   * be made or failed: events may then be missing.
+   * old watch ended with the old folder. Call it before reading their files. A watch that cannot be made
+   * leaves the watches unhealthy.
    */
-  update(changed: ReadonlySet<string> = new Set()): boolean {
-    if (this.closed) return false
+  update(changed: ReadonlySet<string> = new Set()): void {
+    if (this.closed) return
     for (const folder of PROMPT_FOLDER_CHAIN) {
       const path = folder === '' ? this.root : join(this.root, folder)
       const isFolder = lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false
@@ -36,7 +36,7 @@ export class PromptFolderWatches {
         this.watches.delete(folder)
         continue
       }
-      if (current && !touches(changed, folder)) continue
+      if (current && ![...changed].some((path) => isAtOrAbove(path, folder))) continue
       try {
         // The new watch is made before the old one is closed, so no event falls between them.
         const watcher = watch(path, { persistent: false }, (_event, name) => this.onChange(name ? (folder === '' ? name : `${folder}/${name}`) : folder))
@@ -47,7 +47,6 @@ export class PromptFolderWatches {
       }
       current?.close()
     }
-    return !this.failed
   }
 
   /** Whether every watch made so far is working. */
@@ -62,10 +61,4 @@ export class PromptFolderWatches {
     if (reset) this.failed = false
     else this.closed = true
   }
-}
-
-/** Whether `folder` is one of the changed paths or lies under one. */
-function touches(changed: ReadonlySet<string>, folder: string): boolean {
-  for (const path of changed) if (path === folder || folder.startsWith(path + '/')) return true
-  return false
 }
