@@ -20,11 +20,11 @@ export class PromptFolderWatches {
 
   /**
    * Watches each prompt folder that is there now and stops watching those gone. A folder among `changed` (or
-   * under one that is) is watched anew: removed and made again, it may have the same inode number, and the
-   * old watch ended with the old folder. Call it before reading their files. A watch that cannot be made
-   * leaves the watches unhealthy.
+   * under one that is), or every folder after a full rescan ('all': what changed is unknown), is watched anew:
+   * removed and made again, it may have the same inode number, and the old watch ended with the old folder.
+   * Call it before reading their files. A watch that cannot be made leaves the watches unhealthy.
    */
-  update(changed: ReadonlySet<string> = new Set()): void {
+  update(changed: ReadonlySet<string> | 'all' = new Set()): void {
     if (this.closed) return
     for (const folder of PROMPT_FOLDER_CHAIN) {
       const path = folder === '' ? this.root : join(this.root, folder)
@@ -36,7 +36,7 @@ export class PromptFolderWatches {
         this.watches.delete(folder)
         continue
       }
-      if (current && ![...changed].some((path) => isAtOrAbove(path, folder))) continue
+      if (current && changed !== 'all' && ![...changed].some((path) => isAtOrAbove(path, folder))) continue
       try {
         // The new watch is made before the old one is closed, so no event falls between them.
         const watcher = watch(path, { persistent: false }, (_event, name) => this.onChange(name ? (folder === '' ? name : `${folder}/${name}`) : folder))

@@ -173,6 +173,20 @@ describe('openProject', () => {
     }
   })
 
+  // Past maxPaths changes a batch is a full rescan, which says nothing of which folders were made again.
+  it('shows edits in a prompt folder made again within a burst the watcher applies as a full rescan', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 20 })
+    const prompts = join(dir, 'agent', 'prompts')
+    rmSync(prompts, { recursive: true, force: true })
+    mkdirSync(prompts)
+    writeFileSync(join(prompts, 'system.md'), 'Made again in a burst.')
+    // Into a folder already watched, so each file is an event of its own.
+    for (let index = 0; index < 600; index++) writeFileSync(join(dir, 'docs', `burst-${index}.md`), 'x')
+    await waitFor(() => model.snapshot().files.includes('docs/burst-599.md') && model.snapshot().systemOverride?.text === 'Made again in a burst.', 5000)
+    writeFileSync(join(prompts, 'system.md'), 'Edited after the burst.')
+    expect((await model.freshSnapshot()).systemOverride?.text).toBe('Edited after the burst.')
+  })
+
   it('asks the disk nothing new when nothing changed: the same snapshot, no new version', async () => {
     const { model } = await openCopy({ debounceMs: 20 })
     const before = model.snapshot()

@@ -232,7 +232,7 @@ class WatchedProject implements WatchedProjectModel {
       this.promptWatches?.update()
       this.tree = await walkProject(this.root)
     } else if (batch.full) {
-      this.promptWatches?.update()
+      this.promptWatches?.update('all')
       this.tree = await walkProject(this.root)
     } else {
       // A prompt folder that came is watched before it is read, so no edit after the read goes unseen.
