@@ -27,12 +27,14 @@ export function findAppRoot(start: string): string | null {
 export function resolveNativeBinding(
   explicit: string | undefined,
   versions: { electron?: string } = process.versions,
-  appRoot: string | null = findAppRoot(import.meta.dirname ?? process.cwd())
+  /** The app's root; found from this file when not given (only under Electron, where it is needed). */
+  appRoot?: string | null
 ): string | undefined {
   if (explicit) return explicit
   if (!versions.electron) return nodeBuild()
-  if (appRoot === null) return undefined
-  const candidate = join(appRoot, ELECTRON_BINDING)
+  const root = appRoot === undefined ? findAppRoot(import.meta.dirname ?? process.cwd()) : appRoot
+  if (root === null) return undefined
+  const candidate = join(root, ELECTRON_BINDING)
   return existsSync(candidate) ? candidate : undefined
 }
 
