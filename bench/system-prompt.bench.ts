@@ -1,8 +1,7 @@
 import type { MemoryItem } from '../src/shared/prompt'
 import { loadProject } from '../src/main/project/load'
-import { assembleSystemPrompt } from '../src/main/prompt/system/assemble'
-import { createAgentTools } from '../src/main/agent/tools'
 import { NAO_LAYOUT } from '../test/support/fixtures'
+import { chatTurnPrompt } from './chat-turn-prompt'
 import { measure, type Figure } from './harness'
 
 // system-prompt/nao-example-warm: per message, nothing changed — the nao-layout fixture's system prompt assembled
@@ -15,14 +14,6 @@ const MEMORIES: MemoryItem[] = [
 
 export async function* figures(): AsyncGenerator<Figure> {
   const project = await loadProject(NAO_LAYOUT)
-  const assemble = () =>
-    assembleSystemPrompt({
-      project,
-      memory: { included: MEMORIES, droppedCount: 0 },
-      now: new Date(),
-      timezone: 'Europe/Paris',
-      testMode: false,
-      tools: createAgentTools().map((tool) => tool.name)
-    })
+  const assemble = () => chatTurnPrompt(project, MEMORIES, 'Europe/Paris')
   yield await measure('system-prompt/nao-example-warm', assemble, { n: 2000, warmup: 20 })
 }
