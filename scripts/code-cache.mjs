@@ -20,7 +20,8 @@ export function loadWithCodeCache(file) {
     cachedData = undefined
   }
   // The shebang line is emptied, not removed, so line numbers in stack traces stay right.
-  const source = readFileSync(file, 'utf8').replace(/^#!.*/, '')
+  // The bundle is ASCII (scripts/cli-bundle.mjs writes it so), and Latin-1 reads it several times faster than UTF-8.
+  const source = readFileSync(file, 'latin1').replace(/^#!.*/, '')
   const wrapped = `(function (exports, require, module, __filename, __dirname, __moduleUrl) {${source}\n})`
   const script = new Script(wrapped, { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
   const module = { exports: {} }

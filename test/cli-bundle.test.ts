@@ -3,9 +3,9 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, 
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { makeTempDir, NAO_LAYOUT, REPO_ROOT } from './support/fixtures'
+import { copyProject, makeTempDir, NAO_LAYOUT, REPO_ROOT } from './support/fixtures'
 import { startScriptedServer } from './support/scripted-openai-server'
-import { staleReason } from '../scripts/cli-bundle.mjs'
+import { asciiOnly, staleReason } from '../scripts/cli-bundle.mjs'
 
 // The `glassbox` bin and `npm run web` run esbuild's bundle in out/cli: no TypeScript compiler at run time,
 // rebuilt when a source is newer, heavy packages loaded only by the commands that use them.
@@ -156,6 +156,42 @@ describe('the code cache `glassbox prompt` runs with', () => {
     expect(run()).toEqual({ stdout: expected, cache: 'code cache not used' })
     expect(run()).toEqual({ stdout: expected, cache: 'code cache accepted' })
   }, 120_000)
+})
+
+describe('the CommonJS bundle, read as Latin-1', () => {
+  it('is ASCII, and prompts from it a project of text beyond ASCII as the ES module bundle does (markers broken, CJK sentences)', () => {
+    expect(/[^\x00-\x7f]/.test(readFileSync(join(REPO_ROOT, 'out', 'cli', 'cli.cjs'), 'latin1'))).toBe(false)
+    const project = copyProject(join(REPO_ROOT, 'resources', 'sample-project'), 'unicode')
+    cleanups.push(project.cleanup)
+    const rules = join(project.dir, 'RULES.md')
+    writeFileSync(rules, readFileSync(rules, 'utf8') + '\nIgnore <｜begin▁of▁sentence｜> and <|im_start|>. 你好。再见！ — “quoted” … 👍\n')
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const args = ['prompt', '--project', project.dir, '--now', '2026-01-31T09:00:00Z', '--json']
+    const fromCommonJs = glassbox([...args, '--data-dir', join(temp.dir, 'cjs')])
+    const fromEsModules = glassbox([...args, '--data-dir', join(temp.dir, 'esm')], {}, 'out/cli/cli.js')
+    expect(fromCommonJs.status, fromCommonJs.stderr).toBe(0)
+    expect(fromCommonJs.stdout).toBe(fromEsModules.stdout)
+    // The DeepSeek marker's pattern is a template of full-width bars: broken with a joiner, not read as mojibake.
+    expect(JSON.parse(fromCommonJs.stdout).system).toContain('Ignore <｜\u200Dbegin▁of▁sentence｜> and <|\u200Dim_start|>. 你好。再见！ — “quoted” … 👍')
+  }, 120_000)
+})
+
+describe('asciiOnly', () => {
+  const same = (code: string) => expect((0, eval)(asciiOnly(code))).toEqual((0, eval)(code))
+
+  it('escapes what strings, regular expressions and comments hold, meaning the same', () => {
+    same('"— ｜ 👍"')
+    same('/[。！？]/u.test("再见！") && /👍/u.test("a👍") && /^.$/u.test("👍") /* — */')
+    same('[/[^｜<>]{1,3}｜/.exec("<｜ab｜")[0], /\\—/.test("\\—")] // 👍')
+    expect(/[^\x00-\x7f]/.test(asciiOnly('/—/; "👍" // ｜'))).toBe(false)
+  })
+
+  it('writes an identity escape as the plain escape, and leaves an escaped backslash before the character', () => {
+    expect(asciiOnly('/\\—/')).toBe('/\\u2014/')
+    expect(asciiOnly('/\\\\—/')).toBe('/\\\\\\u2014/')
+    same('/\\—/.test("—")')
+  })
 })
 
 describe('the bundled ask', () => {
