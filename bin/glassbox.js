@@ -16,15 +16,11 @@ try {
   process.exit(1)
 }
 const argv = process.argv.slice(2)
-const io = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text)
-}
 if (CODE_CACHED.has(argv[0])) {
   const cli = loadWithCodeCache(join(OUT_DIR, CACHED_ENTRY))
-  process.exitCode = await cli.exports.main(argv, io)
+  await cli.exports.runAsProcess(argv)
   cli.saveCache()
 } else {
-  const { main } = await import(pathToFileURL(entry).href)
-  process.exitCode = await main(argv, io)
+  const { runAsProcess } = await import(pathToFileURL(entry).href)
+  await runAsProcess(argv)
 }

@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile, spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -37,6 +37,19 @@ describe('the glassbox bin', () => {
     // Current, so nothing is said about building.
     expect(result.stderr).toBe('')
     expect(JSON.parse(readFileSync(join(REPO_ROOT, 'out/cli/build-info.json'), 'utf8')).inputs).toContain('src/main/cli.ts')
+  }, 120_000)
+
+  it('ends quietly, with its exit code, when the reader of its output goes away (`glassbox prompt | head`)', async () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const child = spawn(process.execPath, ['bin/glassbox.js', 'prompt', '--project', 'resources/sample-project', '--json', '--data-dir', temp.dir], { cwd: REPO_ROOT })
+    // The read end closes before anything is written: the prompt's first write fails with EPIPE.
+    child.stdout.destroy()
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    expect(stderr).toBe('')
+    expect(status).toBe(0)
   }, 120_000)
 
   it('prompt loads neither tsx, LangChain nor DuckDB', () => {

@@ -73,18 +73,24 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const isEntry = process.argv[1] && /cli\.(ts|js|mjs|cjs)$/.test(process.argv[1])
-if (isEntry) {
-  main(process.argv.slice(2), {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text)
-  }).then(
-    (code) => {
-      process.exitCode = code
-    },
-    (error: unknown) => {
-      process.stderr.write(`glassbox: unexpected failure: ${errorMessage(error)}\n`)
-      process.exitCode = 2
-    }
-  )
+/**
+ * Runs the command line as this process: the process's streams and exit code. A reader that goes away before
+ * the output is written (`glassbox prompt | head`) ends the process quietly, as it ends any Unix tool.
+ */
+export async function runAsProcess(argv: string[]): Promise<void> {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw error
+  })
+  try {
+    process.exitCode = await main(argv, {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text)
+    })
+  } catch (error) {
+    process.stderr.write(`glassbox: unexpected failure: ${errorMessage(error)}\n`)
+    process.exitCode = 2
+  }
 }
+
+if (process.argv[1] && /cli\.(ts|js|mjs|cjs)$/.test(process.argv[1])) void runAsProcess(process.argv.slice(2))
