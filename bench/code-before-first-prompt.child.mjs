@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { loadWithCodeCache } from '../scripts/code-cache.mjs'
+import { loadWithCodeCache } from '../scripts/cli-start.cjs'
 
 // One sample of project/code-before-first-prompt, in a fresh process: loading the bundled code `glassbox prompt`
 // runs before the first prompt (the CLI entry and the prompt command with everything it imports statically),

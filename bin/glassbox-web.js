@@ -1,11 +1,16 @@
 #!/usr/bin/env node
+'use strict'
 // `npm run web`: starts web mode from the bundle in out/cli (rebuilt first if a source is newer).
-import { pathToFileURL } from 'node:url'
-import { builtEntry } from '../scripts/cli-bundle.mjs'
+const { pathToFileURL } = require('node:url')
 
-try {
-  await import(pathToFileURL(await builtEntry('web')).href)
-} catch (error) {
-  process.stderr.write(`glassbox web: ${error instanceof Error ? error.message : String(error)}\n`)
-  process.exit(1)
+async function start() {
+  try {
+    const { builtEntry } = await import('../scripts/cli-bundle.mjs')
+    await import(pathToFileURL(await builtEntry('web')).href)
+  } catch (error) {
+    process.stderr.write(`glassbox web: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(1)
+  }
 }
+
+void start()

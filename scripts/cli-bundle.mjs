@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import start from './cli-start.cjs'
 
 // The command line and web mode run as JavaScript bundled by esbuild into out/cli/ (no TypeScript compiler
 // at run time). `npm install` builds it (prepare); every start checks that no source is newer than the
@@ -10,9 +11,8 @@ import { fileURLToPath } from 'node:url'
 // bundled (its 14 files took 5–8 ms to compile on every start) and its .node file is loaded by path: the
 // store always names it (src/main/store/native-binding.ts).
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-export const OUT_DIR = join(ROOT, 'out', 'cli')
-const INFO_FILE = 'build-info.json'
+export const { ROOT, OUT_DIR, CACHED_ENTRY, staleReason } = start
+const { INFO_FILE } = start
 // query-child: the process server queries run in (src/main/engines/query-process.ts forks it from here).
 const ENTRIES = { cli: 'src/main/cli.ts', web: 'src/main/web/start.ts', 'query-child': 'src/main/engines/query-child.ts' }
 const EXTERNAL = ['@duckdb/*', 'pg', 'pg-*', '@langchain/*', 'chokidar', 'electron', 'esbuild', 'playwright-core', 'tsx', 'vitest']
@@ -30,9 +30,6 @@ const substitutes = {
     }
   }
 }
-
-/** The command line as one CommonJS script, for the commands bin/glassbox.js runs with V8's code cache. */
-export const CACHED_ENTRY = 'cli.cjs'
 
 /** Files that change the bundle without being one of its inputs. */
 const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs']
@@ -71,7 +68,7 @@ export async function buildCli() {
     chunkNames: 'chunks/[name]-[hash]'
   })
   // The command line once more as one CommonJS script, which bin/glassbox.js runs with V8's code cache
-  // (scripts/code-cache.mjs): Node 20 keeps no code cache for ES modules, and compiling the code a prompt runs
+  // (scripts/cli-start.cjs): Node 20 keeps no code cache for ES modules, and compiling the code a prompt runs
   // is a third of a cold `glassbox prompt`. Modules reached only by import() stay unevaluated until then.
   await build({
     ...common,
@@ -79,7 +76,7 @@ export async function buildCli() {
     outdir: temp,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    // scripts/code-cache.mjs passes the script's URL beside CommonJS's __filename and __dirname.
+    // scripts/cli-start.cjs passes the script's URL beside CommonJS's __filename and __dirname.
     define: { 'import.meta.url': '__moduleUrl', 'import.meta.dirname': '__dirname' },
     // Templates become strings, which esbuild writes in ASCII (a tagged template's raw text too), so that
     // asciiOnly below meets non-ASCII only in regular expressions and comments.
@@ -118,26 +115,6 @@ export function asciiOnly(code) {
     const escape = `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`
     return (backslashes.length % 2 === 1 ? backslashes.slice(1) : backslashes) + escape
   })
-}
-
-/** Why the bundle must be (re)built, or null when it is current. */
-export function staleReason(outDir = OUT_DIR, root = ROOT) {
-  const infoPath = join(outDir, INFO_FILE)
-  if (!existsSync(infoPath)) return 'out/cli is not built yet'
-  const builtAt = statSync(infoPath).mtimeMs
-  let info
-  try {
-    info = JSON.parse(readFileSync(infoPath, 'utf8'))
-  } catch {
-    return 'out/cli/build-info.json is unreadable'
-  }
-  for (const input of info.inputs) {
-    // One stat per input (every start pays for it). A deleted source also means the bundle no longer matches.
-    const info = statSync(join(root, input), { throwIfNoEntry: false })
-    if (!info) return `${input} is gone`
-    if (info.mtimeMs > builtAt) return `${input} changed`
-  }
-  return null
 }
 
 /** The bundled entry (`cli` or `web`), rebuilt first when a source is newer. */

@@ -1,4 +1,4 @@
-import { loadWithCodeCache } from '../../scripts/code-cache.mjs'
+import { loadWithCodeCache } from '../../scripts/cli-start.cjs'
 
 // `node run-code-cached.mjs FILE ARGS…`: runs the CommonJS command-line bundle FILE with its code cache, as
 // bin/glassbox.js does, and says on its last stderr line whether V8 took the cache it found.
