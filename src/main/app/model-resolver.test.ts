@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http'
+import { createServer as createNetServer } from 'node:net'
 import { afterEach, expect, it } from 'vitest'
 import type { Settings } from '../../shared/api'
 import { DEFAULT_CONTEXT_SOURCE, DEFAULT_CONTEXT_WINDOW, ModelResolver } from './model-resolver'
@@ -65,4 +66,36 @@ it('has a preview read a window it has known for a while again, so a restarted s
   // Past it: this preview still shows what is known and starts the look-up the next one waits for.
   resolver.peek(settings(endpoint))
   expect((await resolver.peekSoon(settings(endpoint))).info.contextWindow).toBe(2048)
+})
+
+it('looks for a server once per preview when none answers, and again only after a while', async () => {
+  // Something listens on the preset's port but is no model server: a look-up connects, then finds nothing.
+  let connections = 0
+  const tcp = createNetServer((socket) => {
+    connections++
+    socket.destroy()
+  })
+  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve))
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 50))
+  try {
+    const address = tcp.address()
+    const port = typeof address === 'object' && address ? address.port : 0
+    const resolver = new ModelResolver([{ kind: 'ollama', label: 'Ollama', baseUrl: `http://127.0.0.1:${port}/v1` }], undefined, 20, 30, undefined, 300)
+    const automatic = { ...settings(''), endpoint: null, model: null }
+    expect(resolver.peek(automatic).endpoint).toBeNull()
+    await settle()
+    const oneLookUp = connections
+    expect(oneLookUp).toBeGreaterThan(0)
+    // A preview right after (both of its passes) and another one use what the last look-up found.
+    expect((await resolver.peekSoon(automatic)).endpoint).toBeNull()
+    resolver.peek(automatic)
+    await settle()
+    expect(connections).toBe(oneLookUp)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await resolver.peekSoon(automatic)
+    await settle()
+    expect(connections).toBe(2 * oneLookUp)
+  } finally {
+    await new Promise<void>((resolve) => tcp.close(() => resolve()))
+  }
 })

@@ -18,6 +18,12 @@ export const SETTINGS_CONTEXT_SOURCE = 'settings'
 const UNKNOWN_WINDOW_RETRY_MS = 5_000
 /** A window known for this long is read again in the background when a preview uses it (a server may restart). */
 const KNOWN_WINDOW_RECHECK_MS = 10_000
+/**
+ * How long after finding no server a preview looks again. Without it every preview, and each of a preview's
+ * passes, probed the usual ports once more: three look-ups per `glassbox prompt`, the last keeping the
+ * process alive after its output.
+ */
+const NO_SERVER_RETRY_MS = 1_000
 /** How long a preview waits for a look-up in flight before it uses what is known. */
 const PREVIEW_WAIT_MS = 600
 const MAX_RESERVED_OUTPUT = 2048
@@ -53,6 +59,8 @@ export class ModelResolver {
   /** The model a run without a named model would use, per configured endpoint (see automaticEndpoint). */
   private readonly automatic = new Map<string, ModelEndpoint | null>()
   private readonly automaticPending = new Map<string, Promise<unknown>>()
+  /** When each automatic look-up last found no server. */
+  private readonly noServerAt = new Map<string, number>()
 
   constructor(
     private readonly presets: readonly ServerPreset[] = SERVER_PRESETS,
@@ -63,7 +71,9 @@ export class ModelResolver {
     /** How old a known window may be before a preview has it read again. */
     private readonly knownWindowRecheckMs = KNOWN_WINDOW_RECHECK_MS,
     /** Told when a look-up finds a model's window changed since the last one (the model list is then stale). */
-    private readonly onWindowChange: () => void = () => undefined
+    private readonly onWindowChange: () => void = () => undefined,
+    /** How soon an automatic look-up that found no server is made again. */
+    private readonly noServerRetryMs = NO_SERVER_RETRY_MS
   ) {}
 
   /** The endpoint a run would use, asking the servers when nothing is configured. */
@@ -157,14 +167,18 @@ export class ModelResolver {
   private automaticEndpoint(settings: Settings): ModelEndpoint | null {
     const key = automaticKey(settings)
     const known = this.automatic.get(key)
-    if (known === undefined) {
+    if (known === undefined && Date.now() - (this.noServerAt.get(key) ?? -Infinity) >= this.noServerRetryMs) {
       this.automatic.set(key, null)
+      const foundNone = () => {
+        this.automatic.delete(key)
+        this.noServerAt.set(key, Date.now())
+      }
       const pending = this.endpointFor(settings)
         .then((choice) => {
           if (choice.endpoint) this.automatic.set(key, choice.endpoint)
-          else this.automatic.delete(key)
+          else foundNone()
         })
-        .catch(() => this.automatic.delete(key))
+        .catch(foundNone)
         .finally(() => this.automaticPending.delete(key))
       this.automaticPending.set(key, pending)
     }
@@ -176,6 +190,8 @@ export class ModelResolver {
    * the picker shows.
    */
   learn(baseUrl: string, models: readonly ModelInfo[]): void {
+    // A server answered: the next preview looks for the automatic model again at once.
+    this.noServerAt.clear()
     for (const model of models) {
       const key = keyOf({ baseUrl: normalizeBaseUrl(baseUrl), model: model.id })
       this.settled.set(key, model)
