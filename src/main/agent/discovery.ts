@@ -1,7 +1,7 @@
-import { connect } from 'node:net'
 import * as z from '../../shared/zod-mini'
 import { isLoopbackUrl, kindOf, SERVER_PRESETS, serverOrigin, type ServerKind, type ServerPreset } from './endpoints'
 import { modelFetch } from './model-fetch'
+import { net } from '../lazy-builtin'
 
 // Which local servers are running, what models they serve, and each model's context window and
 // capabilities, read from the server's own endpoints. Every response is validated; anything odd means
@@ -104,7 +104,7 @@ function somethingListens(baseUrl: string, timeoutMs: number): Promise<boolean> 
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   return new Promise((resolve) => {
-    const socket = connect({ host, port, timeout: timeoutMs })
+    const socket = net().connect({ host, port, timeout: timeoutMs })
     const done = (listening: boolean) => {
       socket.destroy()
       resolve(listening)
