@@ -124,15 +124,18 @@ describe('the code `glassbox prompt` loads', () => {
 
   const packageOf = (file: string): string => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file.slice(file.lastIndexOf('node_modules/')))?.[1] ?? file
 
-  it('leaves out what only other commands use: the MCP SDK, its JSON-schema validator, js-yaml, esprima, the Handlebars compiler, zod locales', () => {
+  it("leaves out what only other commands use: the MCP SDK, its JSON-schema validator, gray-matter's js-yaml 3 and esprima, the YAML writer, the Handlebars compiler, zod locales", () => {
     const files = packageFilesLoaded(['prompt', '--project', 'resources/sample-project', '--json'])
     const loaded = new Set(files.map(packageOf))
-    // What a prompt needs is there (the check can see bundled packages at all).
+    // What a prompt needs is there (the check can see bundled packages at all): js-yaml 4 reads YAML.
     expect(loaded).toContain('gray-matter')
-    expect(loaded).toContain('yaml')
+    expect(loaded).toContain('js-yaml')
+    expect(files.filter((file) => file.includes('gray-matter/node_modules/'))).toEqual([])
+    // `yaml` only writes the files Glassbox creates.
+    expect(loaded).not.toContain('yaml')
     // The Handlebars runtime renders the precompiled built-in template; its compiler ships with source-map.
     expect(loaded).toContain('handlebars')
-    for (const unneeded of ['@modelcontextprotocol/sdk', 'ajv', 'js-yaml', 'esprima', 'source-map']) expect(loaded).not.toContain(unneeded)
+    for (const unneeded of ['@modelcontextprotocol/sdk', 'ajv', 'esprima', 'source-map']) expect(loaded).not.toContain(unneeded)
     // zod speaks English only: none of its other locales.
     expect(files.filter((file) => file.includes('zod/v4/locales/'))).toEqual(['node_modules/zod/v4/locales/en.js'])
   }, 120_000)

@@ -1,4 +1,4 @@
-import { parse } from 'yaml'
+import { readYaml } from '../project/yaml'
 import { readProjectTextSync } from '../project/read-text'
 import type { ProjectSnapshot } from '../project/types'
 
@@ -36,7 +36,7 @@ function testPrompt(root: string, file: string): string | null {
   const read = readProjectTextSync(root, file, MAX_TEST_BYTES)
   if (!read.ok) return null
   try {
-    const document: unknown = parse(read.text)
+    const document: unknown = readYaml(read.text)
     if (typeof document !== 'object' || document === null || !('prompt' in document) || typeof document.prompt !== 'string') return null
     const prompt = document.prompt.replace(/\s+/g, ' ').trim()
     return prompt === '' || prompt.length > MAX_QUESTION_CHARS ? null : prompt

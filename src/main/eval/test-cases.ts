@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
-import { parse } from 'yaml'
+import { readYaml } from '../project/yaml'
 import { z } from 'zod'
 import { readProjectText } from '../project/read-text'
 import { expandColumnChoices } from './column-choices'
@@ -80,7 +80,7 @@ async function loadTestCase(root: string, file: string): Promise<LoadedTestCase>
   if (read.cut) return { file, name: stem, error: `${file} is over ${MAX_TEST_FILE_BYTES / 1024} KB; a test case is a few lines of YAML` }
   let document: unknown
   try {
-    document = parse(read.text)
+    document = readYaml(read.text)
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
     return { file, name: stem, error: `${file} is not valid YAML: ${message}` }

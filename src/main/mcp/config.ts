@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { relative } from 'node:path'
-import { parse } from 'yaml'
+import { readYaml } from '../project/yaml'
 import * as z from '../../shared/zod-mini'
 import { blankTemplates, CONFIG_FILE } from '../project/config'
 import { readRegularFileSync } from '../project/regular-file'
@@ -61,7 +61,7 @@ export function mcpJsonPath(root: string, problems: string[]): string | null {
   if (!existsSync(resolveSafe(root, CONFIG_FILE) ?? '')) return null
   let document: unknown
   try {
-    document = parse(blankTemplates(readRegularFileSync(resolveInside(root, CONFIG_FILE), MAX_MCP_JSON_BYTES).toString('utf8')))
+    document = readYaml(blankTemplates(readRegularFileSync(resolveInside(root, CONFIG_FILE), MAX_MCP_JSON_BYTES).toString('utf8')))
   } catch {
     return null // nao_config.yaml's own diagnostics say what is wrong with it.
   }

@@ -39,6 +39,17 @@ describe('parseConfig', () => {
     expect(resolved.diagnostics[0].problem).toMatch(/databases\[0\] \(later\): Cannot read "\.\/later\.sqlite": no such file/)
   })
 
+  it('reports a config whose aliases expand without end, and reads no setting of it', () => {
+    const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x]']
+    for (let level = 1; level < 9; level++) lines.push(`a${level}: &a${level} [${Array(9).fill(`*a${level - 1}`).join(', ')}]`)
+    const config = parseConfig(`project_name: bomb\n${lines.join('\n')}\ndatabases: *a8\n`)
+    expect(config).toEqual({
+      projectName: null,
+      databases: [],
+      diagnostics: [{ file: 'nao_config.yaml', problem: 'is not valid YAML (its aliases (*name) stand for more than 100,000 values); its settings are ignored' }]
+    })
+  })
+
   it('accepts an empty file and reports a non-mapping or a non-list databases', () => {
     expect(parseConfig('')).toEqual({ projectName: null, databases: [], diagnostics: [] })
     expect(parseConfig('- a\n- b\n').diagnostics[0].problem).toMatch(/not a YAML mapping/)

@@ -1,4 +1,4 @@
-import { parse } from 'yaml'
+import { readYaml } from './yaml'
 import * as z from '../../shared/zod-mini'
 import type { Diagnostic } from '../../shared/prompt'
 import { resolve } from 'node:path'
@@ -65,7 +65,7 @@ export function parseConfig(text: string): ProjectConfig {
   const problem = (message: string): void => void diagnostics.push({ file: CONFIG_FILE, problem: message })
   let document: unknown
   try {
-    document = parse(blankTemplates(markEnvReferences(text)))
+    document = readYaml(blankTemplates(markEnvReferences(text)))
   } catch (error) {
     problem(`is not valid YAML (${firstLine(error)}); its settings are ignored`)
     return { projectName: null, databases: [], diagnostics }
