@@ -1,5 +1,6 @@
 import * as z from '../../shared/zod-mini'
-import { apiInputs, type GlassboxApi } from '../../shared/api'
+import { apiInputs } from '../../shared/api-inputs'
+import type { GlassboxApi } from '../../shared/api'
 
 // One table of every operation the UI may call, shared by the IPC handlers and the web server: both
 // validate the raw input with the operation's schema here, so no transport can skip validation.
