@@ -1,5 +1,5 @@
 import * as z from './zod-mini'
-import { SERVER_KINDS } from './api'
+import { SERVER_KINDS } from './server-kinds'
 
 // The inputs of every operation of the API (shared/api.ts), as schemas: each is validated where it crosses
 // the boundary (IPC in the desktop app, HTTP in web mode). Kept apart from api.ts, whose types and constants

@@ -1,4 +1,5 @@
 import type { ApiInputs } from './api-inputs'
+import type { ServerKind } from './server-kinds'
 import type { RunEvent } from './events'
 import type { Diagnostic, MemoryCategory, PromptPreview } from './prompt'
 import type { McpStatus, TrustEntryView } from './trust'
@@ -7,9 +8,7 @@ import type { McpStatus, TrustEntryView } from './trust'
 // IPC (one preload function per operation), web mode over loopback HTTP + server-sent events. Every input
 // is validated where it crosses the boundary, with the schemas of api-inputs.ts.
 
-/** The kinds of model server Glassbox knows (each with its default port), or any other ('custom'). */
-export const SERVER_KINDS = ['ollama', 'llama.cpp', 'lmstudio', 'vllm', 'jan', 'custom'] as const
-export type ServerKind = (typeof SERVER_KINDS)[number]
+export { SERVER_KINDS, type ServerKind } from './server-kinds'
 
 export type { ApiInputs } from './api-inputs'
 
