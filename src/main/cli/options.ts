@@ -18,7 +18,8 @@ import { describeRequest, TrustRequiredError, type TrustGateOptions } from '../t
 export function requireProject(project: string | undefined): string {
   if (!project) throw new CliError('--project DIR is required')
   const root = resolve(project)
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new CliError(`project folder not found: ${project}`)
+  if (!existsSync(root)) throw new CliError(`project folder not found: ${project}`)
+  if (!statSync(root).isDirectory()) throw new CliError(`project path is not a folder: ${project}`)
   return root
 }
 

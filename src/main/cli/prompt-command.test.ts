@@ -177,11 +177,15 @@ describe('glassbox prompt', () => {
     expect(output.system).toContain(String(output.memory.dropped.length))
   })
 
-  it('fails with one clear line for a missing project', async () => {
+  it('fails with one clear line for a missing project, and for a file named as one', async () => {
     const result = await cli(['prompt', '--project', join(data.dir, 'nope'), '--data-dir', data.dir])
     expect(result.code).toBe(1)
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
     expect(result.stderr).toContain('project folder not found')
+    const file = join(data.dir, 'RULES.md')
+    writeFileSync(file, '# rules\n')
+    const notFolder = await cli(['prompt', '--project', file, '--data-dir', data.dir])
+    expect(notFolder).toMatchObject({ code: 1, stderr: `glassbox prompt: project path is not a folder: ${file}\n` })
   })
 
   it('finishes fast on a project whose RULES.md is 1 MB of one "word" (#11 B10)', async () => {
