@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 
 // Node's built-ins load on first require, at ~0.5–3 ms each (child_process brings net and dgram with it). Those
 // only some commands use are required where they are used, so `glassbox prompt` never loads them; net loads
-// when a model server is first looked for (not for a prompt whose model is named).
+// with the first look-up of a model server, not with the code.
 
 const load = createRequire(import.meta.url)
 
