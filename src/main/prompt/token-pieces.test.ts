@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { countTokensPiecewise, piecesOf, PIECEWISE_FROM } from './token-pieces'
-import { countTokens } from './tokens'
+import { createHash } from 'node:crypto'
+import { countTokens, keepTokenCountsIn } from './tokens'
 
 const rules = Array.from({ length: 400 }, (_, rule) => `${rule % 20 === 0 ? `## Topic ${rule}\n\n` : ''}Rule ${rule}: report revenue of segment ${rule % 37} in euros.\nCount orders once per day.\n\n`).join('')
 
@@ -26,6 +27,28 @@ describe('countTokensPiecewise', () => {
   it('stays within 0.5% of the whole count on a long rules file', () => {
     const whole = countTokens(rules)
     expect(Math.abs(countTokensPiecewise(rules) - whole)).toBeLessThanOrEqual(Math.ceil(whole * 0.005))
+  })
+
+  it('remembers the sum under the whole text, so an unchanged long text is one look-up in a later process', () => {
+    const text = `${rules}Rule of this test only: ${Math.random()}\n`
+    const key = `o200k/pieces:${createHash('sha1').update(text).digest('base64')}`
+    const remembered = new Map<string, number>()
+    const asked: string[] = []
+    const forget = keepTokenCountsIn({ get: (wanted) => (asked.push(wanted), remembered.get(wanted)), remember: (wanted, tokens) => void remembered.set(wanted, tokens) })
+    try {
+      const tokens = countTokensPiecewise(text)
+      expect(remembered.get(key)).toBe(tokens)
+      expect(asked[0]).toBe(key)
+      // A count no tokenizer would give, under the key a later process asks first (this one's own cache of
+      // the text is keyed the same way, so a changed text is what a new process sees).
+      const later = `${text}One more rule.\n`
+      remembered.set(`o200k/pieces:${createHash('sha1').update(later).digest('base64')}`, 4242)
+      asked.length = 0
+      expect(countTokensPiecewise(later)).toBe(4242)
+      expect(asked).toHaveLength(1)
+    } finally {
+      forget()
+    }
   })
 
   it('gives the same count for the same text, whatever was counted before', () => {

@@ -1,10 +1,12 @@
-import { countTokens } from './tokens'
+import { countTokens, countTokensBy } from './tokens'
 
 // Token counts of long texts, paragraph by paragraph. countTokens caches whole texts, so one changed line in a
 // 200 KB RULES.md (or a new memory in a 220 KB system prompt) would cost a full BPE pass, tens of
 // milliseconds. Counted in pieces, each cached on its own, the change costs its paragraph. Pieces end after a
 // run of newlines, where BPE splits anyway, so the sum matches the whole count but for a token or two at some
-// piece boundaries (an estimate either way; the budget keeps a margin).
+// piece boundaries (an estimate either way; the budget keeps a margin). The sum is kept too, under the whole
+// text's hash: a prompt whose long parts are all unchanged then costs one hash and one look-up each, not one
+// per piece (a 200 KB RULES.md is some 150 pieces).
 
 /** Texts shorter than this are counted whole. */
 export const PIECEWISE_FROM = 1024
@@ -17,7 +19,10 @@ const MAX_PIECE = 2048
 const MIN_PIECE = 1024
 
 export function countTokensPiecewise(text: string): number {
-  if (text.length < PIECEWISE_FROM) return countTokens(text)
+  return text.length < PIECEWISE_FROM ? countTokens(text) : countTokensBy(text, '/pieces', sumOfPieces)
+}
+
+function sumOfPieces(text: string): number {
   let total = 0
   for (const piece of piecesOf(text)) total += countTokens(piece)
   return total

@@ -40,14 +40,23 @@ export function keepTokenCountsIn(next: TokenCountMemory | null): () => void {
 const VOCABULARY = 'o200k'
 
 export function countTokens(text: string): number {
+  return countTokensBy(text, '', countInPieces)
+}
+
+/**
+ * The count `count` makes of `text`, kept in this process and in the store's memory like countTokens' own.
+ * `scheme` names the way of counting (empty for the tokenizer's count of the whole text), so counts made one
+ * way are never taken for another's.
+ */
+export function countTokensBy(text: string, scheme: string, count: (text: string) => number): number {
   if (text.length === 0) return 0
   // Short texts are their own key; long ones are keyed by a content hash so the cache stays small. The store's
   // memory is keyed by the hash of every text, taken once.
   const digest = text.length <= SHORT_TEXT ? null : digestOf(text)
-  const key = digest === null ? text : 'sha1:' + digest
+  const key = scheme + (digest === null ? text : 'sha1:' + digest)
   const hit = cache.get(key)
   if (hit !== undefined) return hit
-  const tokens = memory ? countRemembering(memory, text, digest ?? digestOf(text)) : countInPieces(text)
+  const tokens = memory ? countRemembering(memory, `${VOCABULARY}${scheme}:${digest ?? digestOf(text)}`, text, count) : count(text)
   if (cache.size >= MAX_ENTRIES) {
     // Maps iterate in insertion order: drop the oldest entry.
     const oldest = cache.keys().next()
@@ -57,11 +66,10 @@ export function countTokens(text: string): number {
   return tokens
 }
 
-function countRemembering(from: TokenCountMemory, text: string, digest: string): number {
-  const key = `${VOCABULARY}:${digest}`
+function countRemembering(from: TokenCountMemory, key: string, text: string, count: (text: string) => number): number {
   const known = from.get(key)
   if (known !== undefined) return known
-  const tokens = countInPieces(text)
+  const tokens = count(text)
   from.remember(key, tokens)
   return tokens
 }
