@@ -78,7 +78,7 @@ export class ParsedFileCache<T> {
     const parsed = this.parse(relPath, read.text)
     const cut: Diagnostic[] = read.cut ? [{ file: relPath, problem: describeCut(read.size, maxBytes) }] : []
     const loaded = { value: parsed.value, diagnostics: [...cut, ...parsed.diagnostics] }
-    const absolute = join(root, relPath)
+    const absolute = folders ? folders.joinedPath(relPath) : join(root, relPath)
     const key = versionKey(read.real, read.mtimeMs, read.size)
     this.entries.set(relPath, { key, root, absolute, throughLink: read.real !== absolute, mtimeMs: read.mtimeMs, size: read.size, loaded })
     return loaded

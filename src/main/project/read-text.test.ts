@@ -23,6 +23,26 @@ describe('decodeUtf8', () => {
   })
 })
 
+describe('decodeUtf8 with one decoder for whole texts', () => {
+  it('starts every text afresh, after a refused one and after a cut one', () => {
+    expect(decodeUtf8(Buffer.from([0x61, 0xc3]), false)).toMatchObject({ ok: false })
+    expect(decodeUtf8(Buffer.from('caf\u00e9', 'utf8').subarray(0, 4), true)).toEqual({ ok: true, text: 'caf' })
+    expect(decodeUtf8(Buffer.from('\uFEFFno mark kept', 'utf8'), false)).toEqual({ ok: true, text: 'no mark kept' })
+    expect(decodeUtf8(Buffer.from('\u00e9t\u00e9', 'utf8'), false)).toEqual({ ok: true, text: '\u00e9t\u00e9' })
+  })
+})
+
+describe('FolderRealPaths.joinedPath', () => {
+  it('is what join gives, for plain names and for the odd ones it leaves to join', () => {
+    for (const root of ['/project', '/project/', '/']) {
+      const folders = new FolderRealPaths(root)
+      for (const relPath of ['RULES.md', 'agent/skills/revenue.md', 'agent/skills/', 'agent/.', 'agent/skills/..', 'a/../b.md', './x.md', 'deep/a/b/c/d.md']) {
+        expect(folders.joinedPath(relPath)).toBe(join(root, relPath))
+      }
+    }
+  })
+})
+
 describe('describeCut', () => {
   it('says how big the file is and how much was read', () => {
     expect(describeCut(5 * 1024 * 1024, 1024 * 1024)).toBe('is 5.0 MB; only the first 1.0 MB was read (size limit)')

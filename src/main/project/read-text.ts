@@ -1,5 +1,5 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs'
-import { isAbsolute, join } from 'node:path'
+import { isAbsolute, join, sep } from 'node:path'
 import { CAN_REFUSE_LINK_ON_OPEN, NotRegularFileError, readRegularFile, readRegularFileSyncWithInfo } from './regular-file'
 import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import { errorMessage } from '../../shared/error-message'
@@ -94,7 +94,7 @@ export function fileVersionKey(root: string, relPath: string, folders?: FolderRe
  */
 export class FolderRealPaths {
   private rootReal: string | null = null
-  private readonly reals = new Map<string, string | null>()
+  private readonly folders = new Map<string, { joined: string; real: string | null }>()
 
   constructor(private readonly root: string) {}
 
@@ -102,24 +102,42 @@ export class FolderRealPaths {
   pathInRealFolder(relPath: string): string | null {
     if (!CAN_REFUSE_LINK_ON_OPEN || isAbsolute(relPath) || relPath.includes('..') || relPath.includes('\\')) return null
     const slash = relPath.lastIndexOf('/')
-    const folderReal = this.realFolder(slash === -1 ? '' : relPath.slice(0, slash))
-    return folderReal === null ? null : join(folderReal, relPath.slice(slash + 1))
+    const name = relPath.slice(slash + 1)
+    if (name === '' || name === '.') return null
+    const real = this.folderOf(slash === -1 ? '' : relPath.slice(0, slash)).real
+    return real === null ? null : childPath(real, name)
   }
 
-  private realFolder(relDir: string): string | null {
-    let real = this.reals.get(relDir)
-    if (real === undefined) {
+  /** `join(root, relPath)`, with each folder's part normalised once, not once per file in it. */
+  joinedPath(relPath: string): string {
+    const slash = relPath.lastIndexOf('/')
+    const name = relPath.slice(slash + 1)
+    if (name === '' || name === '.' || name === '..' || name.includes('\\')) return join(this.root, relPath)
+    return childPath(this.folderOf(slash === -1 ? '' : relPath.slice(0, slash)).joined, name)
+  }
+
+  private folderOf(relDir: string): { joined: string; real: string | null } {
+    let folder = this.folders.get(relDir)
+    if (folder === undefined) {
+      const joined = join(this.root, relDir)
+      let real: string | null
       try {
         this.rootReal ??= realpathSync.native(this.root)
-        const folder = relDir === '' ? this.rootReal : realpathSync.native(join(this.root, relDir))
-        real = isInside(this.rootReal, folder) ? folder : null
+        const folderReal = relDir === '' ? this.rootReal : realpathSync.native(joined)
+        real = isInside(this.rootReal, folderReal) ? folderReal : null
       } catch {
         real = null
       }
-      this.reals.set(relDir, real)
+      folder = { joined, real }
+      this.folders.set(relDir, folder)
     }
-    return real
+    return folder
   }
+}
+
+/** A plain name inside a normalised folder path: what `join` gives, by concatenation (join re-reads the whole path). */
+function childPath(folder: string, name: string): string {
+  return folder.endsWith(sep) ? folder + name : folder + sep + name
 }
 
 export function versionKey(real: string, mtimeMs: number, size: number): string {
@@ -150,11 +168,14 @@ function refusedRead(error: unknown): TextRefused {
   return { ok: false, problem: `could not be read (${describeError(error)}); skipped` }
 }
 
+const WHOLE_TEXT_DECODER = new TextDecoder('utf-8', { fatal: true })
+
 /** Decodes UTF-8 strictly; a cut file may end inside a character, which is dropped rather than refused. */
 export function decodeUtf8(bytes: Uint8Array, cut: boolean): { ok: true; text: string } | TextRefused {
   if (bytes.includes(0)) return { ok: false, problem: 'looks binary (contains NUL bytes); skipped' }
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: cut })
+    // A decoder keeps no state after a whole text, so one serves every file; a cut one ends mid-stream.
+    const text = cut ? new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true }) : WHOLE_TEXT_DECODER.decode(bytes)
     return { ok: true, text }
   } catch {
     return { ok: false, problem: 'is not valid UTF-8 text; skipped (save it as UTF-8)' }

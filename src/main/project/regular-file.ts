@@ -70,7 +70,8 @@ export function readRegularFileSyncWithInfo(
     const info = fstatSync(fd)
     if (!info.isFile()) throw new NotRegularFileError(path)
     const length = Math.min(info.size, maxBytes)
-    const bytes = Buffer.alloc(length)
+    // Not zero-filled: only the bytes read are handed on.
+    const bytes = Buffer.allocUnsafe(length)
     let filled = 0
     while (filled < length) {
       const bytesRead = readSync(fd, bytes, filled, length - filled, filled)
