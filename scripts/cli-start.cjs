@@ -3,7 +3,7 @@ const { readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('n
 const { createRequire } = require('node:module')
 const { dirname, join, resolve } = require('node:path')
 const { pathToFileURL } = require('node:url')
-const { constants, Script } = require('node:vm')
+const { Script } = require('node:vm')
 
 // What every start of the bundled command line needs before it runs: where the bundle is, whether a source is
 // newer than it (scripts/cli-bundle.mjs rebuilds it then), and loading the CommonJS bundle with V8's code cache.
@@ -55,10 +55,10 @@ function loadWithCodeCache(file) {
   // The bundle is ASCII (scripts/cli-bundle.mjs writes it so), and Latin-1 reads it several times faster than
   // UTF-8. The shebang line is emptied, not removed, so line numbers in stack traces stay right.
   const source = readFileSync(file, 'latin1').replace(/^#!.*/, '')
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __moduleUrl) {${source}\n})`
-  const script = new Script(wrapped, { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __moduleUrl, __import) {${source}\n})`
+  const script = new Script(wrapped, { filename: file, cachedData })
   const loaded = { exports: {} }
-  script.runInThisContext()(loaded.exports, createRequire(file), loaded, file, dirname(file), pathToFileURL(file).href)
+  script.runInThisContext()(loaded.exports, createRequire(file), loaded, file, dirname(file), pathToFileURL(file).href, importFromBundle)
   const accepted = cachedData !== undefined && !script.cachedDataRejected
   return {
     exports: loaded.exports,
@@ -74,6 +74,16 @@ function loadWithCodeCache(file) {
       }
     }
   }
+}
+
+/**
+ * The bundle's `import()` of a package left in node_modules (scripts/cli-bundle.mjs writes each as a call of
+ * this): Node 20 runs no `import()` in a script compiled from a code cache ("A dynamic import callback was not
+ * specified"), and its loader for one without is experimental and warns. Resolved from here as from out/cli:
+ * both find the project's node_modules.
+ */
+function importFromBundle(specifier) {
+  return import(specifier)
 }
 
 module.exports = { ROOT, OUT_DIR, INFO_FILE, CACHED_ENTRY, staleReason, loadWithCodeCache }

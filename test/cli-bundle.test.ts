@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { copyProject, makeTempDir, NAO_LAYOUT, REPO_ROOT } from './support/fixtures'
 import { startScriptedServer } from './support/scripted-openai-server'
-import { asciiOnly, staleReason } from '../scripts/cli-bundle.mjs'
+import { asciiOnly, LAZY_PACKAGES, routeDynamicImports, staleReason } from '../scripts/cli-bundle.mjs'
 
 // The `glassbox` bin and `npm run web` run esbuild's bundle in out/cli: no TypeScript compiler at run time,
 // rebuilt when a source is newer, heavy packages loaded only by the commands that use them.
@@ -191,6 +191,33 @@ describe('the CommonJS bundle, read as Latin-1', () => {
     // The DeepSeek marker's pattern is a template of full-width bars: broken with a joiner, not read as mojibake.
     expect(JSON.parse(fromCommonJs.stdout).system).toContain('Ignore <｜\u200Dbegin▁of▁sentence｜> and <|\u200Dim_start|>. 你好。再见！ — “quoted” … 👍')
   }, 120_000)
+})
+
+describe('the CommonJS bundle, without what only other commands use', () => {
+  it('holds none of the packages a prompt without attachments never loads, and loads them from node_modules for an attachment', () => {
+    const bundle = readFileSync(join(REPO_ROOT, 'out', 'cli', 'cli.cjs'), 'latin1')
+    // esbuild heads each bundled file with its path: none of these packages' files is there.
+    for (const name of LAZY_PACKAGES) expect(bundle).not.toContain(`\n// node_modules/${name}/`)
+    const project = copyProject(NAO_LAYOUT, 'attachment')
+    cleanups.push(project.cleanup)
+    const image = join(project.dir, 'docs', 'chart.png')
+    mkdirSync(join(project.dir, 'docs'), { recursive: true })
+    writeFileSync(image, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0f1ef0000000049454e44ae426082', 'hex'))
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const args = ['prompt', '--project', project.dir, '--now', '2026-01-31T09:00:00Z', '--question', 'what does it show?', '--attach', image, '--json']
+    const fromCommonJs = glassbox([...args, '--data-dir', join(temp.dir, 'cjs')])
+    expect(fromCommonJs.status, fromCommonJs.stderr).toBe(0)
+    expect(JSON.parse(fromCommonJs.stdout).user).toContain('"type": "image/png"')
+    expect(fromCommonJs.stdout).toBe(glassbox([...args, '--data-dir', join(temp.dir, 'esm')], {}, 'out/cli/cli.js').stdout)
+  }, 120_000)
+})
+
+describe('routeDynamicImports', () => {
+  it("makes each import() of a package a call of the loader's, and leaves methods, names and strings alone", () => {
+    const code = 'const a = import("file-type"); x.import("y"); reimport("z"); const s = "say \\"import(\\"w\\")\\"";'
+    expect(routeDynamicImports(code)).toBe('const a = __import("file-type"); x.import("y"); reimport("z"); const s = "say \\"import(\\"w\\")\\"";')
+  })
 })
 
 describe('asciiOnly', () => {
