@@ -63,7 +63,7 @@ export interface Budget {
   safetyMargin?: number
   /** Prompt tokens of the request counted by the model server itself (llama.cpp), when it can count. */
   serverCounted?: number
-  /** Where contextWindow came from ("llama.cpp /props n_ctx", "settings", "default — server did not say"…). */
+  /** Where contextWindow came from ("llama.cpp /props n_ctx", "settings", "default, as the server did not say"…). */
   contextSource?: string
   /** How many of the oldest history messages were archived to fit (the model no longer sees them). */
   archivedMessages?: number

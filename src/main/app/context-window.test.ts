@@ -60,7 +60,7 @@ it('says where the window came from: llama.cpp /props, the settings, or nobody',
   const plain = makeTempDir()
   try {
     const output = await runCli(['prompt', '--project', NAO_LAYOUT, '--data-dir', plain.dir, '--endpoint', server.url, '--model', 'scripted-model', '--json'])
-    expect(JSON.parse(output.stdout).budget).toMatchObject({ contextWindow: 8192, contextSource: 'default — server did not say' })
+    expect(JSON.parse(output.stdout).budget).toMatchObject({ contextWindow: 8192, contextSource: 'default, as the server did not say' })
   } finally {
     plain.cleanup()
   }

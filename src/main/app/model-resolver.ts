@@ -11,8 +11,11 @@ import { errorMessage } from '../../shared/error-message'
 
 /** Used when neither the server nor the settings say: small enough that a request never overflows silently. */
 export const DEFAULT_CONTEXT_WINDOW = 8192
-/** The inspector's words for where the window came from when nobody said. */
-export const DEFAULT_CONTEXT_SOURCE = 'default — server did not say'
+/**
+ * The inspector's words for where the window came from when nobody said. ASCII, as the prompt's own text often is:
+ * one character beyond it makes V8 hold the whole JSON of a preview in two bytes a character, slower to write.
+ */
+export const DEFAULT_CONTEXT_SOURCE = 'default, as the server did not say'
 export const SETTINGS_CONTEXT_SOURCE = 'settings'
 /** A server that did not report its window is asked again after this long (it may load a model meanwhile). */
 const UNKNOWN_WINDOW_RETRY_MS = 5_000

@@ -49,7 +49,7 @@ describe('a failed run says why and what to do, once', () => {
     server = await startScriptedServer({ script: [{ fault: 'context-length' }] })
     const { error } = await failedAnswer(server.url, 'scripted-model')
     expect(error).toMatch(/^The model server refused the request as too long: its context window is 4,096 tokens and this request needed 9,000\./)
-    expect(error).toMatch(/Glassbox fitted the request to [\d,]+ of 8,192 tokens \(default — server did not say\)/)
+    expect(error).toMatch(/Glassbox fitted the request to [\d,]+ of 8,192 tokens \(default, as the server did not say\)/)
     expect(error).toContain('Settings → Context window')
     expect(error).not.toMatch(/langchain|openai\.com/i)
   })
