@@ -3,6 +3,8 @@ export declare const ROOT: string
 export declare const OUT_DIR: string
 export declare const CACHED_ENTRY: string
 export declare function buildCli(): Promise<void>
+export declare const LAZY_PACKAGES: readonly string[]
 export declare function asciiOnly(code: string): string
+export declare function routeDynamicImports(code: string): string
 export declare function staleReason(outDir?: string, root?: string): string | null
 export declare function builtEntry(name: 'cli' | 'web', log?: (line: string) => void): Promise<string>
