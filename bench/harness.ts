@@ -48,6 +48,31 @@ export async function measure(name: string, run: () => unknown, options: Measure
   return { name, median_ms: round(percentile(samples, 50)), p95_ms: round(percentile(samples, 95)), n }
 }
 
+/**
+ * Times `run` and its floor `floorRun` alternately, n times each after a warm-up of both, and gives the figure
+ * with that floor: a machine that slows down or speeds up while the figure is sampled moves both, not only one
+ * (a floor sampled a minute earlier made the same build's ratio 2.4 one time and 3.1 the next).
+ */
+export async function measureWithFloor(name: string, run: () => unknown, floorName: string, floorRun: () => unknown, options: MeasureOptions = {}): Promise<Figure> {
+  const n = options.n ?? 50
+  for (let i = 0; i < (options.warmup ?? 3); i++) {
+    await floorRun()
+    await run()
+  }
+  const samples: number[] = []
+  const floorSamples: number[] = []
+  const time = async (work: () => unknown, into: number[]): Promise<void> => {
+    const start = performance.now()
+    await work()
+    into.push(performance.now() - start)
+  }
+  for (let i = 0; i < n; i++) {
+    await time(floorRun, floorSamples)
+    await time(run, samples)
+  }
+  return withFloor(summarise(name, samples), summarise(floorName, floorSamples))
+}
+
 /** Attaches a floor measured in the same run to a figure. */
 export function withFloor(figure: Figure, floor: Figure): Figure {
   return {

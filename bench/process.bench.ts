@@ -4,10 +4,11 @@ import { builtEntry, OUT_DIR } from '../scripts/cli-bundle.mjs'
 import { makeTempDir, REPO_ROOT } from '../test/support/fixtures'
 import { makeLargeProject } from '../test/support/large-project'
 import { ensureRendererBuilt } from '../test/e2e/harness'
-import { measure, summarise, withFloor, type Figure } from './harness'
+import { measure, measureWithFloor, summarise, type Figure } from './harness'
 
 // Whole-process start-up, wall clock, as a person or a script runs the commands, against `node -e 0` measured
-// in the same run (the floor: what starting Node costs on this machine right now).
+// in the same run, alternately with each figure's samples (the floor: what starting Node costs on this machine
+// right now).
 // cli/help: `glassbox --help`. cli/prompt-sample: `glassbox prompt --project resources/sample-project --json`,
 // one store for every run. cli/prompt-large: the same on the large project (test/support/large-project.ts),
 // one store for every run, so token counts of earlier runs are remembered (warm store);
@@ -54,22 +55,24 @@ function webStartToUrl(dataDir: string): Promise<void> {
 export async function* figures(): AsyncGenerator<Figure> {
   await builtEntry('cli')
   ensureRendererBuilt()
-  const floor = await measure('node -e 0', () => run(['-e', '0']), { n: RUNS, warmup: 2 })
-  yield floor
-  yield withFloor(await measure('cli/help', () => run(['bin/glassbox.js', '--help']), { n: RUNS, warmup: 2 }), floor)
+  const nodeAlone = () => run(['-e', '0'])
+  yield await measure('node -e 0', nodeAlone, { n: RUNS, warmup: 2 })
+  // Each figure with `node -e 0` sampled alternately with it (its floor_median_ms is that floor's).
+  const againstNode = (name: string, command: () => unknown, runs = RUNS) => measureWithFloor(name, command, 'node -e 0', nodeAlone, { n: runs, warmup: 1 })
+  yield await againstNode('cli/help', () => run(['bin/glassbox.js', '--help']))
   const data = makeTempDir('glassbox-bench-cli-')
   try {
     // One store for every run, as for a person or script calling it many times a day (the warm-up creates it).
     const prompt = () => run(['bin/glassbox.js', 'prompt', '--project', 'resources/sample-project', '--json', '--data-dir', join(data.dir, 'cli')])
-    yield withFloor(await measure('cli/prompt-sample', prompt, { n: RUNS, warmup: 1 }), floor)
-    yield withFloor(await measure('web/start-to-url', () => webStartToUrl(join(data.dir, 'web')), { n: RUNS, warmup: 1 }), floor)
+    yield await againstNode('cli/prompt-sample', prompt)
+    yield await againstNode('web/start-to-url', () => webStartToUrl(join(data.dir, 'web')))
     const large = join(data.dir, 'large')
     makeLargeProject(large)
     const promptLarge = (store: string) => () => run(['bin/glassbox.js', 'prompt', '--project', large, '--json', '--data-dir', store])
-    yield withFloor(await measure('cli/prompt-large', promptLarge(join(data.dir, 'cli-large')), { n: RUNS, warmup: 1 }), floor)
+    yield await againstNode('cli/prompt-large', promptLarge(join(data.dir, 'cli-large')), 2 * RUNS)
     let coldStores = 0
     const coldStore = () => promptLarge(join(data.dir, `cli-large-cold-${coldStores++}`))()
-    yield withFloor(await measure('cli/prompt-large-cold-store', coldStore, { n: RUNS, warmup: 1 }), floor)
+    yield await againstNode('cli/prompt-large-cold-store', coldStore)
     yield* codeBeforeFirstPrompt()
   } finally {
     data.cleanup()
