@@ -39,6 +39,16 @@ describe('slugOf and shortTitle', () => {
     expect(slugOf('***')).toBe('block')
   })
 
+  it('keeps letters and digits of any script, and reads every ASCII character as the Unicode classes do', () => {
+    expect(slugOf('Umsatz & Währung – 税率 ٣')).toBe('umsatz-währung-税率-٣')
+    const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join('')
+    for (let at = 0; at < ascii.length; at++) {
+      const heading = `Rule ${ascii[at]}x${ascii.slice(at, at + 7)}9`
+      const byClasses = heading.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '')
+      expect(slugOf(heading)).toBe(byClasses)
+    }
+  })
+
   it('cuts a long title on one line with an ellipsis', () => {
     expect(shortTitle('a\nb ' + 'x'.repeat(80), 10)).toBe('a b xxxxx…')
   })

@@ -59,12 +59,15 @@ function isLineStart(text: string, at: number): boolean {
 
 /** `Revenue & Currency` → `revenue-currency`: a section id part that reads well in a placeholder. */
 export function slugOf(heading: string): string {
-  const slug = heading
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
+  const lower = heading.toLowerCase()
+  // In ASCII, letters and digits are a-z and 0-9; the Unicode classes cost a millisecond to compile on a
+  // prompt's first use, which most headings never need.
+  const dashed = ASCII_ONLY.test(lower) ? lower.replace(/[^a-z0-9]+/g, '-') : lower.replace(/[^\p{L}\p{N}]+/gu, '-')
+  const slug = dashed.replace(/^-+|-+$/g, '')
   return slug.length > 0 ? slug : 'block'
 }
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/
 
 /** A short, one-line title for the inspector. */
 export function shortTitle(text: string, max = 60): string {
