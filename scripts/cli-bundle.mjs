@@ -113,9 +113,9 @@ export async function buildCli() {
 
 /**
  * The script with each `import("package")` (of a package it leaves in node_modules) made a call of the loader's
- * `__import` (see scripts/cli-start.cjs). esbuild writes such an import with a double-quoted specifier; inside
- * a double-quoted string the quote would be escaped, so what matches is code (or a comment, where it is
- * harmless).
+ * `__import` (see scripts/cli-start.cjs). esbuild writes such an import with a double-quoted specifier. Inside a
+ * double-quoted string that quote would be escaped, and a comment is harmless; a single-quoted string holding
+ * `import("…")` would be rewritten too (none does: the bundle's `__import(` calls are exactly its imports).
  */
 export function routeDynamicImports(code) {
   return code.replace(/(?<![\w$.])import\((?=")/g, '__import(')
