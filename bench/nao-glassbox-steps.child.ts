@@ -5,19 +5,19 @@ import type { ProjectSnapshot } from '../src/main/project/types'
 import { chatTurnPrompt } from './chat-turn-prompt'
 
 // Glassbox's side of the in-process steps of bench/nao.bench.ts, the same steps as nao-renderer.child.mjs
-// `steps`, in a fresh process: `WARM_DIR DIR ROUNDS`. Opens WARM_DIR and renders its prompt (the code warmed
-// up), then times opening DIR to its first prompt text, a prompt with nothing changed (per message), and a
-// prompt right after a RULES.md line changed and after a new skill file. Every prompt is asked for as a message
-// or a preview asks (freshSnapshot: the check for changed prompt files included, a changed file read at once,
-// no debounce wait). Prompt text only, as nao has no token counts. The first two rounds of each
-// kind are warm-up; before each round the watcher's report of the last change is let through, so it does not
-// land inside the next sample. Restores RULES.md, removes the skill files it wrote, prints the samples as JSON.
+// `steps`, in a fresh process: `WARM_DIR DIR ROUNDS SETTLE_MS`. Opens WARM_DIR and renders its prompt (the
+// code warmed up), then times opening DIR to its first prompt text, a prompt with nothing changed (per
+// message), and a prompt right after a RULES.md line changed and after a new skill file. Every prompt is asked
+// for as a message or a preview asks (freshSnapshot: the check for changed prompt files included, a changed
+// file read at once, no debounce wait). Prompt text only, as nao has no token counts. The first two rounds of
+// each kind are warm-up; before each round it pauses SETTLE_MS, which lets the watcher's report of the last
+// change through, so it does not land inside the next sample. Restores RULES.md, removes the skill files it
+// wrote, prints the samples as JSON.
 
 const PER_MESSAGE_RUNS = 200
 const WARMUP_ROUNDS = 2
 /** How long the watcher must stay quiet before the project counts as fully listed. */
 const QUIET_MS = 600
-const SETTLE_MS = 400
 const TIMEOUT_MS = 30_000
 
 function promptText(project: ProjectSnapshot): string {
@@ -42,8 +42,9 @@ async function fullyListed(model: WatchedProjectModel): Promise<void> {
   }
 }
 
-const [warmDir, root, roundsArg] = process.argv.slice(2)
+const [warmDir, root, roundsArg, settleArg] = process.argv.slice(2)
 const rounds = Number(roundsArg)
+const settleMs = Number(settleArg)
 
 const warm = await openProject(warmDir)
 promptText(await warm.freshSnapshot())
@@ -71,7 +72,7 @@ try {
     if (run >= 5) perMessage.push(performance.now() - start)
   }
   for (let round = 0; round < rounds + WARMUP_ROUNDS; round++) {
-    await sleep(SETTLE_MS)
+    await sleep(settleMs)
     const marker = `Edit ${round}: amounts of region ${round} are in yen.`
     const start = performance.now()
     writeFileSync(rulesPath, `${rules.slice(0, middle)}${marker}\n\n${rules.slice(middle)}`)
@@ -81,7 +82,7 @@ try {
   }
   mkdirSync(skills, { recursive: true })
   for (let round = 0; round < rounds + WARMUP_ROUNDS; round++) {
-    await sleep(SETTLE_MS)
+    await sleep(settleMs)
     const name = `new-skill-${round}`
     const path = join(skills, `${name}.md`)
     added.push(path)

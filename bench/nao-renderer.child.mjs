@@ -8,11 +8,11 @@ import { pathToFileURL } from 'node:url'
 // databases/type=*/database=* on every call. Modes:
 // - `load BUNDLE`: imports the bundle; prints {"codeMs"}.
 // - `prompt BUNDLE DIR`: imports it and prints DIR's system prompt (the parent times the whole process).
-// - `steps BUNDLE WARM_DIR DIR ROUNDS`: renders WARM_DIR's prompt first (as Glassbox's side warms its code on
-//   another project), then times DIR's first prompt, renders with nothing changed, and renders right after a
-//   RULES.md line changed and after a new skill file (nao shows no skills: it just renders again). The first
-//   two rounds of each kind are warm-up. Restores RULES.md and removes the skill files it wrote. Prints the
-//   samples as JSON.
+// - `steps BUNDLE WARM_DIR DIR ROUNDS SETTLE_MS`: renders WARM_DIR's prompt first (as Glassbox's side warms
+//   its code on another project), then times DIR's first prompt, renders with nothing changed, and renders
+//   right after a RULES.md line changed and after a new skill file (nao shows no skills: it just renders
+//   again), each round after a pause of SETTLE_MS as Glassbox's side pauses. The first two rounds of each
+//   kind are warm-up. Restores RULES.md and removes the skill files it wrote. Prints the samples as JSON.
 
 const PER_MESSAGE_RUNS = 200
 const WARMUP_ROUNDS = 2
@@ -28,9 +28,13 @@ if (mode === 'load') {
   nao.useProject(args[0])
   process.stdout.write(nao.renderSystemPrompt() + '\n')
 } else if (mode === 'steps') {
-  process.stdout.write(JSON.stringify(steps(args[0], args[1], Number(args[2]))) + '\n')
+  process.stdout.write(JSON.stringify(await steps(args[0], args[1], Number(args[2]), Number(args[3]))) + '\n')
 } else {
   throw new Error(`nao-renderer.child.mjs: unknown mode "${mode}" (load, prompt or steps)`)
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
 function timed(run) {
@@ -39,7 +43,7 @@ function timed(run) {
   return { ms: performance.now() - start, result }
 }
 
-function steps(warmDir, root, rounds) {
+async function steps(warmDir, root, rounds, settleMs) {
   nao.useProject(warmDir)
   nao.renderSystemPrompt()
   const first = timed(() => {
@@ -61,6 +65,7 @@ function steps(warmDir, root, rounds) {
   const newSkill = []
   try {
     for (let round = 0; round < rounds + WARMUP_ROUNDS; round++) {
+      await sleep(settleMs)
       const marker = `Edit ${round}: amounts of region ${round} are in yen.`
       const { ms, result } = timed(() => {
         writeFileSync(rulesPath, `${rules.slice(0, middle)}${marker}\n\n${rules.slice(middle)}`)
@@ -71,6 +76,7 @@ function steps(warmDir, root, rounds) {
     }
     mkdirSync(skills, { recursive: true })
     for (let round = 0; round < rounds + WARMUP_ROUNDS; round++) {
+      await sleep(settleMs)
       const name = `new-skill-${round}`
       const path = join(skills, `${name}.md`)
       added.push(path)

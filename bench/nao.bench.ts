@@ -32,12 +32,19 @@ import { summarise, withFloor, type Figure } from './harness'
 //   files and the assembly, as every message; system-prompt/large-warm leaves the check out);
 // - rules-edit-to-prompt: a RULES.md line changed, then a prompt at once (the write included);
 // - new-skill-to-prompt: a new skill file, then a prompt at once (nao shows no skills: it just renders again).
+// Both edit steps pause SETTLE_MS before each round, on both sides.
 // In-process steps: nao-renderer.child.mjs `steps` and nao-glassbox-steps.child.ts, prompt text only.
 
 const WHOLE_PROCESS_RUNS = 10
 const CODE_RUNS = 10
 const STEP_PROCESSES = 7
 const ROUNDS_PER_PROCESS = 8
+/**
+ * The pause before each edit round, on both sides: Glassbox's lets the watcher's report of the last change
+ * through; nao's is there so both edits start from a process and a machine that were idle as long (an edit
+ * right after the last one finds the CPU and its caches warm, and takes a third of the time).
+ */
+const SETTLE_MS = 400
 const RENDERER_CHILD = join(import.meta.dirname, 'nao-renderer.child.mjs')
 const GLASSBOX_STEPS_CHILD = join(import.meta.dirname, 'nao-glassbox-steps.child.ts')
 const CODE_CHILD = join(import.meta.dirname, 'code-before-first-prompt.child.mjs')
@@ -183,8 +190,9 @@ function inProcessSteps(folder: string, dir: string, bundle: string): Figure[] {
   const nao: StepSamples[] = []
   const glassbox: StepSamples[] = []
   const rounds = String(ROUNDS_PER_PROCESS)
+  const settle = String(SETTLE_MS)
   for (let run = 0; run < STEP_PROCESSES; run++) {
-    nao.push(StepSamples.parse(lastJsonLine(timedNode([RENDERER_CHILD, 'steps', bundle, WARM_PROJECT, dir, rounds]).stdout)))
+    nao.push(StepSamples.parse(lastJsonLine(timedNode([RENDERER_CHILD, 'steps', bundle, WARM_PROJECT, dir, rounds, settle]).stdout)))
     glassbox.push(StepSamples.parse(lastJsonLine(timedNode(['--import', 'tsx', GLASSBOX_STEPS_CHILD, WARM_PROJECT, dir, rounds], TSX_ENV).stdout)))
   }
   const pick = (runs: StepSamples[], step: (samples: StepSamples) => number[]) => runs.flatMap(step)
