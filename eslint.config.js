@@ -38,6 +38,18 @@ export default tseslint.config(
     }
   },
   {
+    // A value import of node:fs/promises loads it with the module (~1 ms in a fresh process, and the whole
+    // `glassbox prompt` bundle imports every module at start). `promises` from node:fs is loaded on first use.
+    files: ['src/main/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'src/main/ipc.ts', 'src/main/web/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'node:fs/promises', message: "Use `promises` from 'node:fs', which Node loads on first use.", allowTypeImports: true }] }
+      ]
+    }
+  },
+  {
     // One-off scripts outside both tsconfigs: linted without type information.
     files: ['scripts/**/*.ts'],
     extends: [tseslint.configs.disableTypeChecked],

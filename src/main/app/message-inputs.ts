@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises'
+import { promises as fsPromises } from 'node:fs'
 import { resolve } from 'node:path'
 import { readRegularFile } from '../project/regular-file'
 import { resolveInside, toProjectPath } from '../project/safe-path'
@@ -40,7 +40,7 @@ export async function describeMessageFiles(project: ProjectSnapshot, extras: Mes
     const absolute = resolveAttachment(project, path)
     const file = await describeAttachment(absolute, { fileId: toProjectPath(project.root, absolute) })
     files.push(file)
-    if (file.type.startsWith('image/') && (await stat(absolute)).size <= MAX_IMAGE_BYTES) {
+    if (file.type.startsWith('image/') && (await fsPromises.stat(absolute)).size <= MAX_IMAGE_BYTES) {
       images.push(`data:${file.type};base64,${(await readRegularFile(absolute, MAX_IMAGE_BYTES)).bytes.toString('base64')}`)
     }
   }

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { existsSync, promises as fsPromises } from 'node:fs'
 import { basename, extname, join } from 'node:path'
 import { readYaml } from '../project/yaml'
 import { z } from 'zod'
@@ -69,7 +68,7 @@ export function isBroken(testCase: LoadedTestCase): testCase is BrokenTestCase {
 export async function loadTestCases(root: string): Promise<LoadedTestCase[]> {
   const dir = join(root, 'tests')
   if (!existsSync(dir)) return []
-  const files = (await readdir(dir)).filter((file) => ['.yml', '.yaml'].includes(extname(file).toLowerCase())).sort()
+  const files = (await fsPromises.readdir(dir)).filter((file) => ['.yml', '.yaml'].includes(extname(file).toLowerCase())).sort()
   return Promise.all(files.map((file) => loadTestCase(root, `tests/${file}`)))
 }
 

@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
-import { open, type FileHandle } from 'node:fs/promises'
+import { closeSync, constants, fstatSync, openSync, promises as fsPromises, readSync } from 'node:fs'
+import type { FileHandle } from 'node:fs/promises'
 
 // Only regular files are ever opened for reading. A named pipe (FIFO) blocks `open` until a writer comes,
 // which on the main thread freezes the app and in libuv's pool eats one of its four threads for good; a
@@ -22,7 +22,7 @@ export class NotRegularFileError extends Error {
 
 /** Opens `path` for reading only if it is a regular file; throws NotRegularFileError otherwise. */
 export async function openRegularFile(path: string): Promise<FileHandle> {
-  const handle = await open(path, NONBLOCKING_READ)
+  const handle = await fsPromises.open(path, NONBLOCKING_READ)
   try {
     if (!(await handle.stat()).isFile()) throw new NotRegularFileError(path)
     return handle

@@ -1,6 +1,5 @@
 import type { FSWatcher } from 'chokidar'
-import { statSync } from 'node:fs'
-import { realpath } from 'node:fs/promises'
+import { realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
 import { ChangeBatcher, type ChangeBatch } from './change-batcher'
@@ -62,7 +61,8 @@ export const FOLDER_GONE_PROBLEM =
 
 /** Opens a project and watches it. Rejects only when the folder cannot be opened at all. */
 export async function openProject(root: string, options: OpenProjectOptions = {}): Promise<WatchedProjectModel> {
-  const rootReal = await realpath(root)
+  // The OS's realpath, as fs/promises' realpath is, without a thread-pool round trip.
+  const rootReal = realpathSync.native(root)
   const identity = identityOf(rootReal)
   if (identity === null) throw new Error(`Cannot open project "${root}": it is not a folder.`)
   const model = new WatchedProject(rootReal, identity, options)

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { stat } from 'node:fs/promises'
+import { promises as fsPromises } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { NotRegularFileError, openRegularFile } from '../../project/regular-file'
 import type { Diagnostic } from '../../../shared/prompt'
@@ -82,7 +82,7 @@ export async function describeAttachments(paths: readonly string[]): Promise<{ f
 
 async function sizeOfRegularFile(path: string, absolute: string): Promise<number> {
   try {
-    const stats = await stat(absolute)
+    const stats = await fsPromises.stat(absolute)
     if (stats.isDirectory()) throw new AttachmentError(path, 'it is a folder; attach the files inside it instead')
     if (!stats.isFile()) throw new AttachmentError(path, 'it is not a regular file')
     return stats.size
