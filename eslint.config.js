@@ -45,7 +45,13 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: 'node:fs/promises', message: "Use `promises` from 'node:fs', which Node loads on first use.", allowTypeImports: true }] }
+        {
+          paths: ['node:fs/promises', 'fs/promises'].map((name) => ({
+            name,
+            message: "Use `promises` from 'node:fs', which Node loads on first use.",
+            allowTypeImports: true
+          }))
+        }
       ]
     }
   },
