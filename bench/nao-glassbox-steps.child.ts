@@ -45,6 +45,7 @@ async function fullyListed(model: WatchedProjectModel): Promise<void> {
 const [warmDir, root, roundsArg, settleArg] = process.argv.slice(2)
 const rounds = Number(roundsArg)
 const settleMs = Number(settleArg)
+if (!Number.isInteger(rounds) || !Number.isInteger(settleMs)) throw new Error(`usage: WARM_DIR DIR ROUNDS SETTLE_MS (got ${process.argv.slice(2).join(' ')})`)
 
 const warm = await openProject(warmDir)
 promptText(await warm.freshSnapshot())

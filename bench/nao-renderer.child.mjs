@@ -28,6 +28,7 @@ if (mode === 'load') {
   nao.useProject(args[0])
   process.stdout.write(nao.renderSystemPrompt() + '\n')
 } else if (mode === 'steps') {
+  if (!Number.isInteger(Number(args[2])) || !Number.isInteger(Number(args[3]))) throw new Error(`usage: steps BUNDLE WARM_DIR DIR ROUNDS SETTLE_MS (got ${args.join(' ')})`)
   process.stdout.write(JSON.stringify(await steps(args[0], args[1], Number(args[2]), Number(args[3]))) + '\n')
 } else {
   throw new Error(`nao-renderer.child.mjs: unknown mode "${mode}" (load, prompt or steps)`)

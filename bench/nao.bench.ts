@@ -193,7 +193,7 @@ function inProcessSteps(folder: string, dir: string, bundle: string): Figure[] {
   const settle = String(SETTLE_MS)
   for (let run = 0; run < STEP_PROCESSES; run++) {
     nao.push(StepSamples.parse(lastJsonLine(timedNode([RENDERER_CHILD, 'steps', bundle, WARM_PROJECT, dir, rounds, settle]).stdout)))
-    glassbox.push(StepSamples.parse(lastJsonLine(timedNode(['--import', 'tsx', GLASSBOX_STEPS_CHILD, WARM_PROJECT, dir, rounds], TSX_ENV).stdout)))
+    glassbox.push(StepSamples.parse(lastJsonLine(timedNode(['--import', 'tsx', GLASSBOX_STEPS_CHILD, WARM_PROJECT, dir, rounds, settle], TSX_ENV).stdout)))
   }
   const pick = (runs: StepSamples[], step: (samples: StepSamples) => number[]) => runs.flatMap(step)
   return [
