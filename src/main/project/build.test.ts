@@ -80,3 +80,14 @@ describe('buildSnapshot after a change', () => {
     })
   }
 })
+
+describe('buildSnapshot with the files listed on first read', () => {
+  it('gives the snapshot an eager build gives', async () => {
+    const { root } = makeProject()
+    const tree = await walkProject(root)
+    const lazy = await buildSnapshot(root, tree, createCaches(), 0, null, { filesOnFirstRead: true })
+    expect(lazy).toEqual(await buildSnapshot(root, tree, createCaches(), 0))
+    expect(lazy.files).toContain('docs/notes.md')
+    expect(JSON.parse(JSON.stringify(lazy)).files).toEqual(lazy.files)
+  })
+})

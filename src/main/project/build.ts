@@ -71,7 +71,8 @@ export async function buildSnapshot(
   tree: ProjectTree,
   caches: SnapshotCaches,
   version: number,
-  changed: ReadonlySet<string> | null = null
+  changed: ReadonlySet<string> | null = null,
+  options: BuildOptions = {}
 ): Promise<ProjectSnapshot> {
   const diagnostics: Diagnostic[] = []
   const slice = timeSlicer()
@@ -117,7 +118,7 @@ export async function buildSnapshot(
   diagnostics.push(...databases.diagnostics)
   const patterns = ignorePatterns ?? NO_PATTERNS
   diagnostics.push(...symlinkProblems(tree, linksReusing(tree, caches, changed), patterns, new Set(diagnostics.map((diagnostic) => diagnostic.file))))
-  return {
+  const snapshot: Omit<ProjectSnapshot, 'files'> = {
     root,
     name: config?.projectName ?? basename(root),
     rules,
@@ -128,11 +129,25 @@ export async function buildSnapshot(
     ...placeOverrides(overrides),
     contextFolders: contextFoldersOf(tree),
     tests: listed.tests.filter((path) => isFileInside(tree.get(path))),
-    files: visibleFilesReusing(tree, patterns, caches, changed),
     ignorePatterns: patterns,
     diagnostics: sortDiagnostics(diagnostics),
     version
   }
+  const listFiles = () => visibleFilesReusing(tree, patterns, caches, changed)
+  return options.filesOnFirstRead ? withFilesOnFirstRead(snapshot, listFiles) : { ...snapshot, files: listFiles() }
+}
+
+export interface BuildOptions {
+  /**
+   * List the visible files when the snapshot's `files` is first read, not now: a prompt does not need them.
+   * The caller must read `files` before `tree` or `caches` change (they are read then).
+   */
+  filesOnFirstRead?: boolean
+}
+
+function withFilesOnFirstRead(snapshot: Omit<ProjectSnapshot, 'files'>, listFiles: () => string[]): ProjectSnapshot {
+  let files: string[] | null = null
+  return Object.defineProperty(snapshot, 'files', { get: () => (files ??= listFiles()), enumerable: true }) as ProjectSnapshot
 }
 
 /** At most this many symlink diagnostics, then one line with the count: a cloned repo can hold hundreds. */
@@ -146,6 +161,7 @@ const SYMLINK_PROBLEMS = {
 
 /** Symlinks the agent cannot follow, except those already reported (a refused skill, a databases/ level). */
 function symlinkProblems(tree: ProjectTree, links: readonly string[], patterns: readonly string[], reported: ReadonlySet<string>): Diagnostic[] {
+  if (links.length === 0) return []
   const visibility = visibilityFor(patterns)
   const problems: Diagnostic[] = []
   for (const path of links) {

@@ -20,7 +20,8 @@ export async function loadProject(root: string): Promise<ProjectSnapshot> {
  */
 export async function loadProjectForPrompt(root: string): Promise<ProjectSnapshot> {
   const rootReal = realRoot(root)
-  return buildSnapshot(rootReal, (await walkForFirstPrompt(rootReal)).tree, createCaches(), 0)
+  // Nothing changes the tree or caches after, so the files can wait until (if ever) they are read.
+  return buildSnapshot(rootReal, (await walkForFirstPrompt(rootReal)).tree, createCaches(), 0, null, { filesOnFirstRead: true })
 }
 
 // Synchronous: two quick calls that through the thread pool would each wait for a thread; and a load then

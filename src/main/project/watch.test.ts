@@ -216,6 +216,19 @@ describe('openProject', () => {
     expect(model.snapshot().version).toBe(1)
   })
 
+  it('keeps the first snapshot\'s file list as the folder was at the open, though it is listed only when first read', async () => {
+    const copy = copyNaoLayout()
+    cleanups.push(copy.cleanup)
+    const model = await openProject(copy.dir)
+    cleanups.push(() => model.close())
+    const first = model.snapshot()
+    writeFileSync(join(copy.dir, 'agent', 'skills', 'churn.md'), '---\ndescription: churn\n---\nbody')
+    const next = await model.freshSnapshot()
+    expect(next.files).toContain('agent/skills/churn.md')
+    expect(first.files).not.toContain('agent/skills/churn.md')
+    expect(first.files).toEqual((await loadProject(copy.dir)).files.filter((path) => path !== 'agent/skills/churn.md'))
+  })
+
   it('picks up a new skill, a new table and a deleted file', async () => {
     const { dir, model } = await openCopy({ debounceMs: 50 })
     const seen: ProjectSnapshot[] = []

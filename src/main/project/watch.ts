@@ -107,7 +107,8 @@ class WatchedProject implements WatchedProjectModel {
     this.promptWatches?.update()
     const { tree, databasesDeferred } = await walkForFirstPrompt(this.root, this.options.listSchemaFoldersAtOpenUpTo)
     this.tree = tree
-    this.current = await buildSnapshot(this.root, this.tree, this.caches, 0)
+    // The first prompt needs no file list: it is made when first read, and apply() reads it before changing the tree.
+    this.current = await buildSnapshot(this.root, this.tree, this.caches, 0, null, { filesOnFirstRead: true })
     // The rest of databases/, as one batch through the usual path: it publishes the complete snapshot.
     if (databasesDeferred) this.batcher.add(DATABASES_FOLDER)
     // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
@@ -219,6 +220,8 @@ class WatchedProject implements WatchedProjectModel {
 
   private async apply(batch: ChangeBatch): Promise<void> {
     if (this.closed) return
+    // Lists the first snapshot's files (see start()) from the tree and caches it was built from, before they change.
+    void this.current.files
     const identity = identityOf(this.root)
     if (identity === null) return this.markGone()
     if (this.gone || identity !== this.rootIdentity) {
