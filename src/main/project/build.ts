@@ -81,7 +81,11 @@ export async function buildSnapshot(
   // a microtask hop each.
   const loadIf = <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): T | null => {
     if (!isReadableEntry(tree.get(path))) return null
-    const loaded = cache.load(root, path, maxBytes, { unchanged: changed !== null && !changed.has(path), folders })
+    const loaded = cache.load(root, path, maxBytes, {
+      unchanged: changed !== null && !changed.has(path),
+      folders,
+      firstReadWithoutStat: options.firstReadsWithoutStat
+    })
     diagnostics.push(...loaded.diagnostics)
     return loaded.value
   }
@@ -143,6 +147,11 @@ export interface BuildOptions {
    * The caller must read `files` before `tree` or `caches` change (they are read then).
    */
   filesOnFirstRead?: boolean
+  /**
+   * Files read for the first time may be read without a stat (see ParsedFileCache.load): only when every
+   * folder the snapshot reads files from is watched, and on a local filesystem (see isLocalLinuxFolder).
+   */
+  firstReadsWithoutStat?: boolean
 }
 
 function withFilesOnFirstRead(snapshot: Omit<ProjectSnapshot, 'files'>, listFiles: () => string[]): ProjectSnapshot {

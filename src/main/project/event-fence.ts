@@ -42,6 +42,14 @@ let shared: FenceOnTempFolder | null | undefined
 
 /** Whether watch events of `folder` can be fenced: Linux, and `folder` on a local filesystem. */
 export function canFence(folder: string): boolean {
+  return isLocalLinuxFolder(folder)
+}
+
+/**
+ * Linux, and `folder` on a local filesystem: inotify sees every change there, and a read of a regular file
+ * returns all of it up to its end (a network filesystem may return less).
+ */
+export function isLocalLinuxFolder(folder: string): boolean {
   return process.platform === 'linux' && onLocalFilesystem(folder)
 }
 

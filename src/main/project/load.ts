@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from 'node:fs'
 import { buildSnapshot, createCaches } from './build'
+import { isLocalLinuxFolder } from './event-fence'
 import { walkForFirstPrompt } from './first-tree'
 import { walkProject } from './tree'
 import type { ProjectSnapshot } from './types'
@@ -20,8 +21,12 @@ export async function loadProject(root: string): Promise<ProjectSnapshot> {
  */
 export async function loadProjectForPrompt(root: string): Promise<ProjectSnapshot> {
   const rootReal = realRoot(root)
-  // Nothing changes the tree or caches after, so the files can wait until (if ever) they are read.
-  return buildSnapshot(rootReal, (await walkForFirstPrompt(rootReal)).tree, createCaches(), 0, null, { filesOnFirstRead: true })
+  // Nothing changes the tree or caches after: the files can wait until (if ever) they are read, and no file
+  // read is checked again, so none needs a stat for that.
+  return buildSnapshot(rootReal, (await walkForFirstPrompt(rootReal)).tree, createCaches(), 0, null, {
+    filesOnFirstRead: true,
+    firstReadsWithoutStat: isLocalLinuxFolder(rootReal)
+  })
 }
 
 // Synchronous: two quick calls that through the thread pool would each wait for a thread; and a load then

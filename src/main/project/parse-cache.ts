@@ -28,12 +28,20 @@ export class ParsedFileCache<T> {
 
   /**
    * Reads and parses `relPath` (at most `maxBytes`), or returns the cached result if the file is unchanged.
-   * Synchronous (see readProjectTextSync): callers yield between files.
+   * Synchronous (see readProjectTextSync): callers yield between files. `firstReadWithoutStat`: a file not
+   * cached yet may be read without a stat (see readProjectTextSync); not knowing its mtime, the next check by
+   * stat (a load without `unchanged`, changedOnDisk) takes it for changed and reads it again, with one. So only
+   * where every later edit is told otherwise (a watch of the folder made before the read).
    */
-  load(root: string, relPath: string, maxBytes: number, options: { unchanged?: boolean; folders?: FolderRealPaths } = {}): Loaded<T> {
+  load(
+    root: string,
+    relPath: string,
+    maxBytes: number,
+    options: { unchanged?: boolean; folders?: FolderRealPaths; firstReadWithoutStat?: boolean } = {}
+  ): Loaded<T> {
     const cached = this.entries.get(relPath)
     // Nothing cached (as for every file when a project opens): read at once, keyed by what the read saw.
-    if (!cached) return this.readAndKeep(root, relPath, maxBytes, options.folders)
+    if (!cached) return this.readAndKeep(root, relPath, maxBytes, options.folders, options.firstReadWithoutStat)
     // The caller knows which paths changed (the watcher's batch): the others need no stat and realpath each.
     if (options.unchanged) return cached.loaded
     const key = fileVersionKey(root, relPath, options.folders)
@@ -69,8 +77,8 @@ export class ParsedFileCache<T> {
   }
 
   /** Reads and parses; a refused file is not kept, so the next load tries it again. */
-  private readAndKeep(root: string, relPath: string, maxBytes: number, folders?: FolderRealPaths): Loaded<T> {
-    const read = readProjectTextSync(root, relPath, maxBytes, folders)
+  private readAndKeep(root: string, relPath: string, maxBytes: number, folders?: FolderRealPaths, withoutStat = false): Loaded<T> {
+    const read = readProjectTextSync(root, relPath, maxBytes, folders, { withoutStat })
     if (!read.ok) {
       this.entries.delete(relPath)
       return { value: null, diagnostics: [{ file: relPath, problem: read.problem }] }

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
 import { decodeUtf8, describeCut, FolderRealPaths, readProjectTextSync } from './read-text'
+import { SMALL_FILE_BYTES } from './regular-file'
 
 describe('decodeUtf8', () => {
   it('drops a character cut in half at the cap instead of refusing the file', () => {
@@ -85,5 +87,64 @@ describe('readProjectTextSync with the folders of one pass', () => {
     symlinkSync(join(root, 'agent', 'skills', 'secret.md'), join(root, 'agent', 'stolen.md'))
     expect(readProjectTextSync(root, 'agent/stolen.md', 1024, folders)).toEqual(readProjectTextSync(root, 'agent/stolen.md', 1024))
     expect(readProjectTextSync(root, 'agent/stolen.md', 1024, folders)).toMatchObject({ ok: false })
+  })
+})
+
+describe('readProjectTextSync without a stat', () => {
+  const cleanups: Array<() => void> = []
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup()
+  })
+
+  const SMALL_CAP = 100
+
+  /** Files of every kind the full read treats apart, by name; each read with a cap of SMALL_CAP or 1 MB. */
+  function projectOfOddFiles(): string {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const root = realpathSync(temp.dir)
+    const files: Record<string, string | Buffer> = {
+      'plain.md': '---\nname: plain\n---\nBody.\n',
+      'empty.md': '',
+      'just-below-small.md': 'x'.repeat(SMALL_FILE_BYTES - 1),
+      'small-size.md': 'x'.repeat(SMALL_FILE_BYTES),
+      'bigger.md': 'y'.repeat(SMALL_FILE_BYTES + 10),
+      'over-the-small-cap.md': 'z'.repeat(SMALL_CAP + 50),
+      'at-the-small-cap.md': 'w'.repeat(SMALL_CAP),
+      'binary.md': Buffer.from([0x61, 0x00, 0x62]),
+      'latin1.md': Buffer.from([0x63, 0x61, 0x66, 0xe9]),
+      'accents.md': 'Café, Zürich: ünïcödé ✓\n'
+    }
+    for (const [name, content] of Object.entries(files)) writeFileSync(join(root, name), content)
+    mkdirSync(join(root, 'folder.md'))
+    execFileSync('mkfifo', [join(root, 'pipe.md')])
+    symlinkSync(join(root, 'plain.md'), join(root, 'link.md'))
+    symlinkSync('/etc/hostname', join(root, 'outside.md'))
+    return root
+  }
+
+  it('gives what the read with a stat gives, but a NaN mtime for the small files read in one go', () => {
+    const root = projectOfOddFiles()
+    const readInOne = new Set(['plain.md', 'just-below-small.md', 'at-the-small-cap.md', 'accents.md'])
+    for (const name of ['plain.md', 'empty.md', 'just-below-small.md', 'small-size.md', 'bigger.md', 'over-the-small-cap.md', 'at-the-small-cap.md', 'binary.md', 'latin1.md', 'accents.md', 'folder.md', 'pipe.md', 'link.md', 'outside.md']) {
+      const cap = name.includes('small-cap') ? SMALL_CAP : 1024 * 1024
+      const withStat = readProjectTextSync(root, name, cap, new FolderRealPaths(root))
+      const withoutStat = readProjectTextSync(root, name, cap, new FolderRealPaths(root), { withoutStat: true })
+      if (!readInOne.has(name)) {
+        expect(withoutStat, name).toEqual(withStat)
+        continue
+      }
+      expect(withStat.ok && withoutStat.ok, name).toBe(true)
+      expect({ ...withoutStat, mtimeMs: 0 }, name).toEqual({ ...withStat, mtimeMs: 0 })
+      expect(withoutStat.ok && withoutStat.mtimeMs, name).toBeNaN()
+    }
+  })
+
+  it('keeps each text whole when the next file is read into the same buffer', () => {
+    const root = projectOfOddFiles()
+    const folders = new FolderRealPaths(root)
+    const first = readProjectTextSync(root, 'accents.md', 1024, folders, { withoutStat: true })
+    readProjectTextSync(root, 'just-below-small.md', 1024 * 1024, folders, { withoutStat: true })
+    expect(first).toMatchObject({ ok: true, text: 'Café, Zürich: ünïcödé ✓\n' })
   })
 })

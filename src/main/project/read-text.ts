@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs'
 import { isAbsolute, join, sep } from 'node:path'
-import { CAN_REFUSE_LINK_ON_OPEN, NotRegularFileError, readRegularFile, readRegularFileSyncWithInfo } from './regular-file'
+import { CAN_REFUSE_LINK_ON_OPEN, NotRegularFileError, readRegularFile, readRegularFileSyncWithInfo, readSmallFileSync } from './regular-file'
 import { isInside, PathOutsideProjectError, ProjectPathMissingError, resolveInside } from './safe-path'
 import { errorMessage } from '../../shared/error-message'
 
@@ -23,6 +23,7 @@ export interface TextRead {
   text: string
   /** Size of the whole file in bytes. */
   size: number
+  /** NaN when the file was read without a stat (see readProjectTextSync's `withoutStat`). */
   mtimeMs: number
   /** True when only the first `maxBytes` were read. */
   cut: boolean
@@ -48,10 +49,20 @@ export async function readProjectText(root: string, relPath: string, maxBytes: n
  * readProjectText without the thread pool, for the project model's many small files (300 skills at open):
  * five pool round trips per file cost more than the reads themselves on a busy machine. Same guard, same
  * checks, same results; callers keep each call short (the files are capped) and yield between them.
+ * `withoutStat` (only for a folder on a local filesystem, see isLocalLinuxFolder): a small file lying where its
+ * folder's real path says is read without a stat, and its `mtimeMs` is NaN; anything else is read as usual.
  */
-export function readProjectTextSync(root: string, relPath: string, maxBytes: number, folders?: FolderRealPaths): TextRead | TextRefused {
+export function readProjectTextSync(
+  root: string,
+  relPath: string,
+  maxBytes: number,
+  folders?: FolderRealPaths,
+  options: { withoutStat?: boolean } = {}
+): TextRead | TextRefused {
   const direct = folders?.pathInRealFolder(relPath)
   if (direct) {
+    const small = options.withoutStat ? readSmallFileSync(direct, maxBytes) : null
+    if (small) return asText(direct, { bytes: small, size: small.length, mtimeMs: NaN })
     try {
       return asText(direct, readRegularFileSyncWithInfo(direct, maxBytes, { refuseLink: true }))
     } catch {

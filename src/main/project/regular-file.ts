@@ -56,6 +56,42 @@ export function readRegularFileSync(path: string, maxBytes = Number.MAX_SAFE_INT
   return readRegularFileSyncWithInfo(path, maxBytes).bytes
 }
 
+/** Files below this size can be read by readSmallFileSync. */
+export const SMALL_FILE_BYTES = 64 * 1024
+
+/** readSmallFileSync's buffer, shared: each caller has decoded what it read before the next read. */
+let scratch: Buffer | null = null
+
+/**
+ * A small regular file's bytes with one read and no stat (a stat costs more than reading a small file), or
+ * null when one read cannot tell and readRegularFileSyncWithInfo must: nothing came (an empty file, or a pipe
+ * or device with nothing to give), the buffer filled (a bigger file, or a device that streams), or the open or
+ * the read failed (a symlink as the last part, a folder). The read is bounded, so a pipe or a device cannot
+ * block or flood it: no stat tells a pipe from a file here, so it is for paths the caller knows were regular
+ * files when listed (the project walk's file types), where a swap since would find one bounded read. Only
+ * where a read of a regular file returns all of it up to the end (a local filesystem), so the bytes are the
+ * whole file. They are a view of a shared buffer, valid until the next call.
+ */
+export function readSmallFileSync(path: string, maxBytes: number): Buffer | null {
+  let fd: number
+  try {
+    fd = openSync(path, NONBLOCKING_READ | (constants.O_NOFOLLOW ?? 0))
+  } catch {
+    return null
+  }
+  try {
+    scratch ??= Buffer.allocUnsafeSlow(SMALL_FILE_BYTES)
+    // One byte over the cap tells a file that must be cut; the full read does that.
+    const limit = Math.min(SMALL_FILE_BYTES, maxBytes + 1)
+    const bytesRead = readSync(fd, scratch, 0, limit, 0)
+    return bytesRead === 0 || bytesRead === limit ? null : scratch.subarray(0, bytesRead)
+  } catch {
+    return null
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /**
  * readRegularFileSync with the file's size and mtime, from the descriptor that was read. `refuseLink` makes the
  * open itself fail (ELOOP) when the path's last part is a symlink (see CAN_REFUSE_LINK_ON_OPEN).

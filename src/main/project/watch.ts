@@ -108,7 +108,11 @@ class WatchedProject implements WatchedProjectModel {
     const { tree, databasesDeferred } = await walkForFirstPrompt(this.root, this.options.listSchemaFoldersAtOpenUpTo)
     this.tree = tree
     // The first prompt needs no file list: it is made when first read, and apply() reads it before changing the tree.
-    this.current = await buildSnapshot(this.root, this.tree, this.caches, 0, null, { filesOnFirstRead: true })
+    // Its files need no stat where the prompt's folders are watched (every later edit is an event).
+    this.current = await buildSnapshot(this.root, this.tree, this.caches, 0, null, {
+      filesOnFirstRead: true,
+      firstReadsWithoutStat: this.promptWatches?.healthy() ?? false
+    })
     // The rest of databases/, as one batch through the usual path: it publishes the complete snapshot.
     if (databasesDeferred) this.batcher.add(DATABASES_FOLDER)
     // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
