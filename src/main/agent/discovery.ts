@@ -42,40 +42,52 @@ const DEFAULT_TIMEOUT_MS = 1_500
 /** Ollama's num_ctx when a model sets none (recent Ollama versions; older ones used 2048). */
 export const OLLAMA_DEFAULT_NUM_CTX = 4096
 
-const positiveInteger = z.number().check(z.int(), z.positive())
-const openAiModelsSchema = z.object({
-  data: z.array(
-    z.looseObject({
-      id: z.string(),
-      max_model_len: z.optional(positiveInteger),
-      // llama.cpp: the model's trained context length.
-      meta: z.catch(z.nullish(z.looseObject({ n_ctx_train: z.optional(positiveInteger) })), undefined)
-    })
-  )
-})
-const ollamaShowSchema = z.looseObject({
-  model_info: z.optional(z.record(z.string(), z.unknown())),
-  parameters: z.optional(z.string()),
-  capabilities: z.optional(z.array(z.string()))
-})
-const llamaPropsSchema = z.looseObject({
-  n_ctx: z.optional(positiveInteger),
-  default_generation_settings: z.optional(z.looseObject({ n_ctx: z.optional(positiveInteger) })),
-  modalities: z.optional(z.looseObject({ vision: z.optional(z.boolean()) })),
-  // What the loaded chat template can render. supports_tools false: tool definitions would be dropped.
-  chat_template_caps: z.catch(z.optional(z.looseObject({ supports_tools: z.optional(z.boolean()) })), undefined)
-})
-const lmStudioModelsSchema = z.object({
-  data: z.array(
-    z.looseObject({
-      id: z.string(),
-      type: z.optional(z.string()),
-      max_context_length: z.optional(positiveInteger),
-      loaded_context_length: z.optional(positiveInteger),
+// Made on the first answer to check: most starts (a prompt with no server running) never get one, and
+// building them is a millisecond of a cold start.
+let schemas: ReturnType<typeof responseSchemas> | null = null
+
+function responseSchemas() {
+  const positiveInteger = z.number().check(z.int(), z.positive())
+  return {
+    openAiModels: z.object({
+      data: z.array(
+        z.looseObject({
+          id: z.string(),
+          max_model_len: z.optional(positiveInteger),
+          // llama.cpp: the model's trained context length.
+          meta: z.catch(z.nullish(z.looseObject({ n_ctx_train: z.optional(positiveInteger) })), undefined)
+        })
+      )
+    }),
+    ollamaShow: z.looseObject({
+      model_info: z.optional(z.record(z.string(), z.unknown())),
+      parameters: z.optional(z.string()),
       capabilities: z.optional(z.array(z.string()))
+    }),
+    llamaProps: z.looseObject({
+      n_ctx: z.optional(positiveInteger),
+      default_generation_settings: z.optional(z.looseObject({ n_ctx: z.optional(positiveInteger) })),
+      modalities: z.optional(z.looseObject({ vision: z.optional(z.boolean()) })),
+      // What the loaded chat template can render. supports_tools false: tool definitions would be dropped.
+      chat_template_caps: z.catch(z.optional(z.looseObject({ supports_tools: z.optional(z.boolean()) })), undefined)
+    }),
+    lmStudioModels: z.object({
+      data: z.array(
+        z.looseObject({
+          id: z.string(),
+          type: z.optional(z.string()),
+          max_context_length: z.optional(positiveInteger),
+          loaded_context_length: z.optional(positiveInteger),
+          capabilities: z.optional(z.array(z.string()))
+        })
+      )
     })
-  )
-})
+  }
+}
+
+function schemasOf(): ReturnType<typeof responseSchemas> {
+  return (schemas ??= responseSchemas())
+}
 
 /** Probes the preset addresses in parallel and returns the servers that answered GET /v1/models. */
 export async function detectServers(options: DiscoveryOptions & { presets?: readonly ServerPreset[] } = {}): Promise<DetectedServer[]> {
@@ -117,7 +129,7 @@ function somethingListens(baseUrl: string, timeoutMs: number): Promise<boolean> 
 
 /** GET /v1/models, then each model's context window and capabilities from the server's own endpoint. */
 export async function listModels(baseUrl: string, options: DiscoveryOptions & { kind?: ServerKind } = {}): Promise<ModelInfo[]> {
-  const listed = openAiModelsSchema.safeParse(await getJson(`${baseUrl}/models`, options))
+  const listed = schemasOf().openAiModels.safeParse(await getJson(`${baseUrl}/models`, options))
   if (!listed.success) throw new Error(`${baseUrl}/models did not return an OpenAI-style model list`)
   const kind = options.kind ?? kindOf(baseUrl)
   return Promise.all(
@@ -134,7 +146,7 @@ export async function listModels(baseUrl: string, options: DiscoveryOptions & { 
 export async function describeServedModel(baseUrl: string, modelId: string, options: DiscoveryOptions & { kind?: ServerKind } = {}): Promise<ModelInfo> {
   let entry: { max_model_len?: number; meta?: { n_ctx_train?: number } | null } | undefined
   try {
-    const listed = openAiModelsSchema.safeParse(await getJson(`${baseUrl}/models`, options))
+    const listed = schemasOf().openAiModels.safeParse(await getJson(`${baseUrl}/models`, options))
     if (listed.success) entry = listed.data.data.find((model) => model.id === modelId)
   } catch {
     // The server's own endpoints may still say.
@@ -190,7 +202,7 @@ function firstAnswer<T>(pending: Array<Promise<T | null>>): Promise<T | null> {
 }
 
 async function fromOllama(baseUrl: string, modelId: string, base: ModelInfo, options: DiscoveryOptions): Promise<ModelInfo | null> {
-  const parsed = ollamaShowSchema.safeParse(await getJson(`${serverOrigin(baseUrl)}/api/show`, options, { model: modelId }))
+  const parsed = schemasOf().ollamaShow.safeParse(await getJson(`${serverOrigin(baseUrl)}/api/show`, options, { model: modelId }))
   if (!parsed.success || !parsed.data.model_info) return null
   const trained = Object.entries(parsed.data.model_info).find(([key, value]) => key.endsWith('.context_length') && typeof value === 'number')?.[1]
   const maxContextLength = typeof trained === 'number' ? trained : null
@@ -207,7 +219,7 @@ async function fromOllama(baseUrl: string, modelId: string, base: ModelInfo, opt
 }
 
 async function fromLlamaCpp(baseUrl: string, base: ModelInfo, options: DiscoveryOptions): Promise<ModelInfo | null> {
-  const parsed = llamaPropsSchema.safeParse(await getJson(`${serverOrigin(baseUrl)}/props`, options))
+  const parsed = schemasOf().llamaProps.safeParse(await getJson(`${serverOrigin(baseUrl)}/props`, options))
   if (!parsed.success) return null
   const nCtx = parsed.data.default_generation_settings?.n_ctx ?? parsed.data.n_ctx
   if (!nCtx) return null
@@ -223,7 +235,7 @@ async function fromLlamaCpp(baseUrl: string, base: ModelInfo, options: Discovery
 }
 
 async function fromLmStudio(baseUrl: string, modelId: string, base: ModelInfo, options: DiscoveryOptions): Promise<ModelInfo | null> {
-  const parsed = lmStudioModelsSchema.safeParse(await getJson(`${serverOrigin(baseUrl)}/api/v0/models`, options))
+  const parsed = schemasOf().lmStudioModels.safeParse(await getJson(`${serverOrigin(baseUrl)}/api/v0/models`, options))
   if (!parsed.success) return null
   const model = parsed.data.data.find((entry) => entry.id === modelId)
   if (!model || (!model.loaded_context_length && !model.max_context_length)) return null
