@@ -308,15 +308,16 @@ export class RunsRepo {
     )
     if (value === undefined) return null
     const row = toRow(value)
+    const parts = promptPreviewParts()
     return {
       system: text(row, 'system'),
       user: text(row, 'user'),
-      messages: json(row, 'messages_json', promptPreviewParts.messages),
-      sections: json(row, 'sections_json', promptPreviewParts.sections),
-      memory: json(row, 'memory_json', promptPreviewParts.memory),
-      diagnostics: json(row, 'diagnostics_json', promptPreviewParts.diagnostics),
-      overrideMode: promptPreviewParts.overrideMode.parse(text(row, 'override_mode')),
-      budget: jsonOrNull(row, 'budget_json', promptPreviewParts.budget)
+      messages: json(row, 'messages_json', parts.messages),
+      sections: json(row, 'sections_json', parts.sections),
+      memory: json(row, 'memory_json', parts.memory),
+      diagnostics: json(row, 'diagnostics_json', parts.diagnostics),
+      overrideMode: parts.overrideMode.parse(text(row, 'override_mode')),
+      budget: jsonOrNull(row, 'budget_json', parts.budget)
     }
   }
 }
