@@ -11,29 +11,46 @@ describe('ParsedFileCache with a first read without a stat', () => {
     for (const cleanup of cleanups.splice(0)) cleanup()
   })
 
-  function countingCache(): { cache: ParsedFileCache<string>; parses: () => number } {
+  function countingCache(): { cache: ParsedFileCache<{ text: string }>; parses: () => number } {
     let parses = 0
     const cache = new ParsedFileCache((_path, text) => {
       parses++
-      return { value: text, diagnostics: [] }
+      return { value: { text }, diagnostics: [] }
     })
     return { cache, parses: () => parses }
   }
 
-  it('takes the file for changed at the next check by stat, and reads it again with a stat, once', () => {
+  function projectWithRules(text: string): string {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
     const root = realpathSync(temp.dir)
-    writeFileSync(join(root, 'RULES.md'), 'In EUR.')
+    writeFileSync(join(root, 'RULES.md'), text)
+    return root
+  }
+
+  it('takes the file for changed at the next check by stat, reads it again with a stat, and keeps what the same text parsed to', () => {
+    const root = projectWithRules('In EUR.')
     const { cache, parses } = countingCache()
     // As every load of a build that may read without a stat asks.
     const load = () => cache.load(root, 'RULES.md', 1024, { folders: new FolderRealPaths(root), firstReadWithoutStat: true })
-    expect(load().value).toBe('In EUR.')
+    const first = load().value
+    expect(first).toEqual({ text: 'In EUR.' })
     expect(cache.changedOnDisk(root)).toEqual(['RULES.md'])
-    expect(load().value).toBe('In EUR.')
-    expect(parses()).toBe(2)
-    expect(load().value).toBe('In EUR.')
+    expect(load().value).toBe(first)
     expect(cache.changedOnDisk(root)).toEqual([])
+    expect(load().value).toBe(first)
+    expect(parses()).toBe(1)
+  })
+
+  it('parses a file edited since it was read without a stat', () => {
+    const root = projectWithRules('In EUR.')
+    const { cache, parses } = countingCache()
+    const load = () => cache.load(root, 'RULES.md', 1024, { folders: new FolderRealPaths(root), firstReadWithoutStat: true })
+    load()
+    writeFileSync(join(root, 'RULES.md'), 'In USD.')
+    expect(load().value).toEqual({ text: 'In USD.' })
+    expect(parses()).toBe(2)
+    expect(load().value).toEqual({ text: 'In USD.' })
     expect(parses()).toBe(2)
   })
 })

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../shared/prompt'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { describeCut, fileVersionKey, readProjectTextSync, versionKey, type FolderRealPaths } from './read-text'
+import { describeCut, fileVersionKey, readProjectTextSync, versionKey, type FolderRealPaths, type TextRead } from './read-text'
 
 // Parsed project files, reused while a file's real path, mtime and size stay the same, so a rebuild after a
 // one-file change reads one file. The watcher also drops entries for the paths it saw change, which covers
@@ -21,7 +21,17 @@ export interface Loaded<T> {
 export class ParsedFileCache<T> {
   private readonly entries = new Map<
     string,
-    { key: string; root: string; absolute: string; throughLink: boolean; mtimeMs: number; size: number; loaded: Loaded<T> }
+    {
+      key: string
+      root: string
+      absolute: string
+      throughLink: boolean
+      mtimeMs: number
+      size: number
+      loaded: Loaded<T>
+      /** The text of a file read without a stat, to tell at its first check by stat whether it really changed. */
+      unstatedText?: string
+    }
   >()
 
   constructor(private readonly parse: (relPath: string, text: string) => Parsed<T>) {}
@@ -47,7 +57,7 @@ export class ParsedFileCache<T> {
     const key = fileVersionKey(root, relPath, options.folders)
     if (typeof key !== 'string') return { value: null, diagnostics: [{ file: relPath, problem: key.problem }] }
     if (cached.key === key) return cached.loaded
-    return this.readAndKeep(root, relPath, maxBytes, options.folders)
+    return this.readAndKeep(root, relPath, maxBytes, options.folders, false, cached)
   }
 
   /** Forgets the given paths (changed on disk) so the next load reads them again. */
@@ -76,19 +86,35 @@ export class ParsedFileCache<T> {
     for (const path of this.entries.keys()) if (!relPaths.has(path)) this.entries.delete(path)
   }
 
-  /** Reads and parses; a refused file is not kept, so the next load tries it again. */
-  private readAndKeep(root: string, relPath: string, maxBytes: number, folders?: FolderRealPaths, withoutStat = false): Loaded<T> {
+  /**
+   * Reads and parses; a refused file is not kept, so the next load tries it again. A file `previous` read
+   * without a stat keeps what it parsed to when its text is the same: its objects, and what was made of them
+   * (a rendered skill), stay the same.
+   */
+  private readAndKeep(
+    root: string,
+    relPath: string,
+    maxBytes: number,
+    folders?: FolderRealPaths,
+    withoutStat = false,
+    previous?: { unstatedText?: string; loaded: Loaded<T> }
+  ): Loaded<T> {
     const read = readProjectTextSync(root, relPath, maxBytes, folders, { withoutStat })
     if (!read.ok) {
       this.entries.delete(relPath)
       return { value: null, diagnostics: [{ file: relPath, problem: read.problem }] }
     }
-    const parsed = this.parse(relPath, read.text)
-    const cut: Diagnostic[] = read.cut ? [{ file: relPath, problem: describeCut(read.size, maxBytes) }] : []
-    const loaded = { value: parsed.value, diagnostics: [...cut, ...parsed.diagnostics] }
+    const loaded = previous?.unstatedText === read.text && !read.cut ? previous.loaded : this.parsed(relPath, read, maxBytes)
     const absolute = folders ? folders.joinedPath(relPath) : join(root, relPath)
     const key = versionKey(read.real, read.mtimeMs, read.size)
-    this.entries.set(relPath, { key, root, absolute, throughLink: read.real !== absolute, mtimeMs: read.mtimeMs, size: read.size, loaded })
+    const unstatedText = Number.isNaN(read.mtimeMs) ? read.text : undefined
+    this.entries.set(relPath, { key, root, absolute, throughLink: read.real !== absolute, mtimeMs: read.mtimeMs, size: read.size, loaded, unstatedText })
     return loaded
+  }
+
+  private parsed(relPath: string, read: TextRead, maxBytes: number): Loaded<T> {
+    const parsed = this.parse(relPath, read.text)
+    const cut: Diagnostic[] = read.cut ? [{ file: relPath, problem: describeCut(read.size, maxBytes) }] : []
+    return { value: parsed.value, diagnostics: [...cut, ...parsed.diagnostics] }
   }
 }

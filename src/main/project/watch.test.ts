@@ -229,6 +229,20 @@ describe('openProject', () => {
     expect(first.files).toEqual((await loadProject(copy.dir)).files.filter((path) => path !== 'agent/skills/churn.md'))
   })
 
+  it('keeps the first snapshot\'s skill objects through the rescan after watcher start-up and later changes', async () => {
+    const copy = copyNaoLayout()
+    cleanups.push(copy.cleanup)
+    const model = await openProject(copy.dir, { debounceMs: 20 })
+    cleanups.push(() => model.close())
+    const first = model.snapshot().skills
+    expect(first.length).toBeGreaterThan(0)
+    await model.whenWatching()
+    writeFileSync(join(copy.dir, 'docs', 'notes.md'), 'A note.')
+    await waitFor(() => model.snapshot().files.includes('docs/notes.md'), 3000)
+    expect(model.snapshot().skills).toEqual(first)
+    model.snapshot().skills.forEach((skill, index) => expect(skill).toBe(first[index]))
+  })
+
   it('picks up a new skill, a new table and a deleted file', async () => {
     const { dir, model } = await openCopy({ debounceMs: 50 })
     const seen: ProjectSnapshot[] = []
