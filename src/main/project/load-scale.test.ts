@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
 import { LARGE_PROJECT_ENGINES, makeLargeProject } from '../../../test/support/large-project'
@@ -54,5 +56,18 @@ describe('loadProjectForPrompt at scale', () => {
     expect(lean.tables.length).toBeLessThan(whole.tables.length / 10)
     expect(lean.tables.every((table) => table.files.length === 0)).toBe(true)
     expect(promptOf(lean)).toBe(promptOf(whole))
+  })
+
+  it('gives the same system prompt when only a table past the first schema has an indexes.md', async () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    makeLargeProject(temp.dir, { tables: 250, skills: 30, rulesBytes: 20 * 1024 })
+    const whole = await loadProject(temp.dir)
+    const last = whole.tables.at(-1)
+    if (!last) throw new Error('the generated project has no tables')
+    writeFileSync(join(temp.dir, last.dir, 'indexes.md'), '| key | columns |\n| --- | --- |\n| sort | id |\n')
+    const lean = await loadProjectForPrompt(temp.dir)
+    expect(lean.tables.some((table) => table.dir === last.dir)).toBe(false)
+    expect(promptOf(lean)).toBe(promptOf(await loadProject(temp.dir)))
   })
 })

@@ -1,4 +1,4 @@
-import type { ProjectSnapshot, TableRef } from '../../project/types'
+import type { ProjectSnapshot } from '../../project/types'
 import { h, Fragment } from '../markdown/jsx-runtime'
 import { Block, Bold, Code, List, ListItem, Section, Span, Title } from '../markdown/components'
 import { PRODUCT_NAME } from './instructions'
@@ -17,7 +17,7 @@ export function ContextStructure({ project, productName = PRODUCT_NAME }: Contex
   const hasDatabases = folders.databases || project.tables.length > 0
   const parts = [
     project.rules && <RulesPart source={project.rules.source} />,
-    hasDatabases && <DatabasesPart hasIndexes={hasIndexes(project.tables)} />,
+    hasDatabases && <DatabasesPart />,
     folders.docs && <FolderPart name="docs/">free documentation: business definitions, processes, notes exported from wikis.</FolderPart>,
     folders.semantics && <FolderPart name="semantics/">metric and entity definitions; compute a metric the way it is defined there.</FolderPart>,
     folders.repos && <FolderPart name="repos/">source code (e.g. dbt models) showing how tables are built.</FolderPart>,
@@ -33,19 +33,6 @@ export function ContextStructure({ project, productName = PRODUCT_NAME }: Contex
       </Block>
     </Section>
   )
-}
-
-// Per tables list (kept while databases/ is unchanged): looking through 5,000 tables' files on every render
-// cost more than the rest of this section.
-const indexesByTables = new WeakMap<readonly TableRef[], boolean>()
-
-export function hasIndexes(tables: readonly TableRef[]): boolean {
-  let known = indexesByTables.get(tables)
-  if (known === undefined) {
-    known = tables.some((table) => table.files.includes('indexes.md'))
-    indexesByTables.set(tables, known)
-  }
-  return known
 }
 
 function contextSources(project: ProjectSnapshot): string[] {
@@ -73,7 +60,7 @@ function FolderPart({ name, children }: { name: string; children: string }) {
   )
 }
 
-function DatabasesPart({ hasIndexes }: { hasIndexes: boolean }) {
+function DatabasesPart() {
   return (
     <>
       <ListItem>
@@ -99,11 +86,12 @@ function DatabasesPart({ hasIndexes }: { hasIndexes: boolean }) {
           <Code>annotations.md</Code>: notes written by people who know the data. When they disagree with any other
           file, annotations.md wins.
         </ListItem>
-        {hasIndexes && (
-          <ListItem>
-            <Code>indexes.md</Code>: the table's sorting, partition and index keys; filter on them to keep queries fast.
-          </ListItem>
-        )}
+        {/* Said whether or not a table has one: knowing would take a listing of every table folder, which a big
+            project's first prompt (and `glassbox prompt`) does without. */}
+        <ListItem>
+          <Code>indexes.md</Code>, where there is one: the table's sorting, partition and index keys; filter on them to
+          keep queries fast.
+        </ListItem>
       </List>
     </>
   )

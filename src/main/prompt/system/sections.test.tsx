@@ -79,10 +79,13 @@ describe('ContextStructure', () => {
     expect(text).toContain('When they disagree with any other file, annotations.md wins.')
   })
 
-  it('describes indexes.md only when some table has one', () => {
+  it('describes indexes.md with the per-table files, whether or not a table has one yet', () => {
     const table = { type: 'clickhouse', database: 'events', schema: 'default', table: 'hits', dir: 'databases/x', files: ['columns.md', 'indexes.md'] }
-    expect(renderToMarkdown(<ContextStructure project={makeProject({ tables: [table] })} />)).toContain('`indexes.md`')
-    expect(renderToMarkdown(<ContextStructure project={makeProject({ contextFolders: { ...noFolders, databases: true } })} />)).not.toContain('indexes.md')
+    const withIndexes = renderToMarkdown(<ContextStructure project={makeProject({ tables: [table] })} />)
+    const without = renderToMarkdown(<ContextStructure project={makeProject({ tables: [{ ...table, files: ['columns.md'] }] })} />)
+    expect(withIndexes).toContain("\t- `indexes.md`, where there is one: the table's sorting, partition and index keys")
+    expect(without).toBe(withIndexes)
+    expect(renderToMarkdown(<ContextStructure project={makeProject()} />)).not.toContain('indexes.md')
   })
 
   it('takes another product name for reuse', () => {

@@ -3,7 +3,7 @@ import type { Connection, ProjectSnapshot, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
 import { Block, Memo } from '../markdown/components'
 import { ChartRules, CitationRules, FormattingRules, Persona, ToolCalls } from './behaviour'
-import { ContextStructure, hasIndexes } from './context-structure'
+import { ContextStructure } from './context-structure'
 import { Connections, Memory, Skills, UserRules } from './context-sections'
 import { Instructions } from './instructions'
 import { SqlQueryRules } from './sql-rules'
@@ -77,8 +77,7 @@ function headKey({ project, skills, date, timezone, testMode, tools }: HeadProps
     project.tables.length > 0,
     skills.length > 0,
     project.rules?.source ?? null,
-    project.contextFolders,
-    hasIndexes(project.tables)
+    project.contextFolders
   ])
   let keys = headKeys.get(project.connections)
   if (!keys) {
