@@ -167,7 +167,10 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   private async startWatcher(): Promise<void> {
-    // Loaded here, not with the module: a one-shot command reads the project without watching it.
+    // Once the caller has what it opened the project for (its first prompt, say): the prompt folders' watches
+    // and the rescan once chokidar is ready cover the moment in between. Loaded here, not with the module: a
+    // one-shot command reads the project without watching it.
+    await new Promise((resolve) => setImmediate(resolve))
     const { watch } = await import('chokidar')
     if (this.closed) return
     const watcher = watch(this.root, {
