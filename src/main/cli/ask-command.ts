@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import type { CliIo } from './io'
+import { jsonLine, type CliIo } from './io'
 import { createGlassbox, type GlassboxOptions } from '../app/create-glassbox'
 import type { RunEvent } from '../../shared/events'
 import { CliError } from './cli-error'
@@ -56,7 +56,7 @@ export async function run(argv: string[], io: CliIo, overrides: Partial<Glassbox
     const error = record.error ?? (outcome ? outcome.error : 'the run failed')
     if (json) {
       io.stdout(
-        JSON.stringify({
+        jsonLine({
           answer: outcome?.answer ?? '',
           runId,
           toolCalls: (outcome?.toolCalls ?? []).map(({ name, args, ok, output }) => ({ name, args, ok, output })),
@@ -66,7 +66,7 @@ export async function run(argv: string[], io: CliIo, overrides: Partial<Glassbox
           ...(error ? { error } : {}),
           model: record.model,
           endpoint: record.endpoint
-        }) + '\n'
+        })
       )
     } else if (outcome && !outcome.answer.endsWith('\n')) io.stdout('\n')
     if (stopReason === 'error') {

@@ -76,6 +76,7 @@ describe('glassbox doctor', () => {
     const result = await glassbox(['doctor', '--project', dir, '--endpoint', down, '--endpoint', small.url, '--model', 'scripted-model', '--data-dir', dataDir(), '--json'])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(1)
+    expect(result.stdout.indexOf('\n')).toBe(result.stdout.length - 1)
     const report: DoctorReport = JSON.parse(result.stdout)
     expect(report.ok).toBe(false)
     const failed = report.lines.filter((line) => line.status === 'fail')

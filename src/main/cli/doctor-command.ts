@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { CliIo } from './io'
+import { jsonLine, type CliIo } from './io'
 import { createGlassbox } from '../app/create-glassbox'
 import { resolveDataDir } from '../data-dir'
 import { openStore, STORE_FILE } from '../store'
@@ -48,7 +48,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       }),
       (glassbox) => runDoctor(doctorContext(glassbox, { endpoints: values.endpoint ?? [], model: values.model ?? null, storeFile, storeProblem, askTrust: true }), DOCTOR_CHECKS)
     )
-    io.stdout(values.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report))
+    io.stdout(values.json ? jsonLine(report) : formatReport(report))
     return report.ok ? 0 : 1
   } finally {
     if (scratch) rmSync(scratch, { recursive: true, force: true })

@@ -3,3 +3,8 @@ export interface CliIo {
   stdout: (text: string) => void
   stderr: (text: string) => void
 }
+
+/** What every `--json` prints: the value as one line of JSON, which a script reads whole (or line by line). */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value) + '\n'
+}

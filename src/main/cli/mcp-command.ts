@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import type { CliIo } from './io'
+import { jsonLine, type CliIo } from './io'
 import { createGlassbox } from '../app/create-glassbox'
 import type { McpServerView, McpStatus } from '../../shared/trust'
 import { cliTrust, requireProject, withGlassbox } from './options'
@@ -25,7 +25,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const session = glassbox.session()
     await session.mcpLoaded
     const status = session.mcpStatus()
-    io.stdout(values.json ? JSON.stringify(status) + '\n' : statusText(status))
+    io.stdout(values.json ? jsonLine(status) : statusText(status))
     return status.servers.some((server) => server.state === 'failed') ? 1 : 0
   })
 }

@@ -33,6 +33,7 @@ async function memory(...args: string[]): Promise<number> {
 
 async function jsonOf(...args: string[]): Promise<unknown> {
   expect(await memory(...args, '--json')).toBe(0)
+  expect(out.indexOf('\n')).toBe(out.length - 1)
   return JSON.parse(out)
 }
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { MemoryView } from '../../shared/api'
-import type { CliIo } from './io'
+import { jsonLine, type CliIo } from './io'
 import { resolveDataDir } from '../data-dir'
 import {
   addMemory,
@@ -58,7 +58,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = positionals
   if (!action) throw new CliError(`missing action; ${USAGE}`)
   if (!values.project) throw new CliError(`missing --project DIR; ${USAGE}`)
-  const print = (json: unknown, line: string) => io.stdout((values.json ? JSON.stringify(json, null, 2) : line) + '\n')
+  const print = (json: unknown, line: string) => io.stdout(values.json ? jsonLine(json) : line + '\n')
 
   let store: Store | null = null
   try {

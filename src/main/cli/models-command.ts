@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import type { CliIo } from './io'
+import { jsonLine, type CliIo } from './io'
 import { detectServers, listModels, type DetectedServer } from '../agent/discovery'
 import { InvalidEndpointError, kindOf, normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import { CliError } from './cli-error'
@@ -33,7 +33,7 @@ export async function run(argv: string[], io: CliIo, presets: readonly ServerPre
     servers = await detectServers({ presets, timeoutMs: 800 })
   }
 
-  if (values.json) io.stdout(JSON.stringify({ servers }) + '\n')
+  if (values.json) io.stdout(jsonLine({ servers }))
   if (servers.length === 0) {
     io.stderr(`glassbox models: ${START_SERVER_GUIDANCE}\n`)
     return 1

@@ -23,6 +23,8 @@ describe('glassbox prompt', () => {
     const result = await cli(['prompt', '--data-dir', data.dir, '--now', '2026-03-01T10:00:00Z', '--timezone', 'UTC', '--json', ...args])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
+    // One line, as every --json prints, so a script can read it line by line.
+    expect(result.stdout.indexOf('\n')).toBe(result.stdout.length - 1)
     return JSON.parse(result.stdout)
   }
 

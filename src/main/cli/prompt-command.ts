@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { createGlassbox } from '../app/create-glassbox'
 import { MessageInputError } from '../app/message-inputs'
 import { AttachmentError } from '../prompt/user/attachments'
-import type { CliIo } from './io'
+import { jsonLine, type CliIo } from './io'
 import type { PromptPreview } from '../../shared/prompt'
 import { CliError } from './cli-error'
 import { requireProject, withGlassbox } from './options'
@@ -50,7 +50,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       if (error instanceof MessageInputError || error instanceof AttachmentError) throw new CliError(error.message)
       throw error
     })
-    io.stdout(values.json ? JSON.stringify(preview, null, 2) + '\n' : describe(preview))
+    io.stdout(values.json ? jsonLine(preview) : describe(preview))
     return 0
   })
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { EvaluationCaseResult, EvaluationComparison, EvaluationDetail, EvaluationProgress, EvaluationSummary } from '../../shared/api'
-import type { CliIo } from './io'
+import { jsonLine, type CliIo } from './io'
 import { listModels } from '../agent/discovery'
 import { normalizeBaseUrl } from '../agent/endpoints'
 import { createGlassbox } from '../app/create-glassbox'
@@ -34,7 +34,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     strict: true
   })
   const root = requireProject(values.project)
-  const print = (value: unknown): void => io.stdout(JSON.stringify(value) + '\n')
+  const print = (value: unknown): void => io.stdout(jsonLine(value))
   const endpoints = (values.endpoint ?? (process.env.GLASSBOX_ENDPOINT ? [process.env.GLASSBOX_ENDPOINT] : [])).map(normalizeBaseUrl)
   const open = () => createGlassbox({
     dataDir: values['data-dir'],
