@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { createRequire } from 'node:module'
 
 // A fast local estimate with a real BPE tokenizer (o200k). Local models use other vocabularies, so the
@@ -16,8 +16,9 @@ const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}|\\s{${MAX_RUN + 1},}`, 'g')
 const MAX_ENTRIES = 20_000
 const cache = new Map<string, number>()
 
+// crypto.hash, one call without a Hash object: a prompt's ~400 sections are digested in a third of the time.
 function digestOf(text: string): string {
-  return createHash('sha1').update(text).digest('base64')
+  return hash('sha1', text, 'base64')
 }
 
 /** Counts kept between processes (the store's), asked before the tokenizer and told every count it makes. */
