@@ -23,10 +23,24 @@ async function run(argv) {
     const cli = loadWithCodeCache(join(OUT_DIR, CACHED_ENTRY))
     await cli.exports.runAsProcess(argv)
     cli.saveCache()
+    // Nothing is left to do once the output is out (the command closed the store itself). Ending here skips
+    // waiting for the probed ports' sockets to close and V8 freeing the heap: ~3 ms of a prompt's 50.
+    await Promise.all([flushed(process.stdout), flushed(process.stderr)])
+    process.exit()
   } else {
     const { runAsProcess } = await import(pathToFileURL(join(OUT_DIR, 'cli.js')).href)
     await runAsProcess(argv)
   }
+}
+
+/**
+ * Resolves once everything written to `stream` has been handed to the OS. Writes to a pipe are asynchronous:
+ * an exit before then would cut the output short for a reader slower than the prompt.
+ */
+function flushed(stream) {
+  if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve()
+  // Written after everything before it, so its callback comes once all of that is out (or failed).
+  return new Promise((resolve) => stream.write('', () => resolve()))
 }
 
 void run(process.argv.slice(2))

@@ -52,6 +52,31 @@ describe('the glassbox bin', () => {
     expect(status).toBe(0)
   }, 120_000)
 
+  it('prompt hands a reader slower than itself all of its output before it exits', async () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const project = copyProject(join(REPO_ROOT, 'resources', 'sample-project'), 'slow-reader')
+    cleanups.push(project.cleanup)
+    // Far more than a pipe holds (64 KB on Linux): most of it is still to be written when the prompt is done.
+    writeFileSync(join(project.dir, 'RULES.md'), Array.from({ length: 3000 }, (_, index) => `- Rule ${index}: amounts of region ${index} are in euros.\n`).join(''))
+    const args = ['bin/glassbox.js', 'prompt', '--project', project.dir, '--json', '--data-dir', temp.dir]
+    const whole = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 1 << 26 })
+    expect(whole.status).toBe(0)
+    expect(whole.stdout.length).toBeGreaterThan(200_000)
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT })
+    let stdout = ''
+    // Paused first, so the listener does not start the flow: nothing is read for a while, and the prompt fills
+    // the pipe and must wait for the reader.
+    child.stdout.pause()
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    const status = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    child.stdout.resume()
+    expect(await status).toBe(0)
+    expect(stdout.length).toBe(whole.stdout.length)
+    expect(JSON.parse(stdout).system).toBe(JSON.parse(whole.stdout).system)
+  }, 120_000)
+
   it('prompt loads neither tsx, LangChain nor DuckDB', () => {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
