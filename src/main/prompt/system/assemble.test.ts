@@ -115,6 +115,16 @@ describe('default prompt', () => {
     expect(assemble({ project, skills: skills.slice(0, 1) }).text).not.toContain('### Skill: b')
   })
 
+  it('leaves every skill out for an empty list, after a prompt with all of them', () => {
+    const skills = [{ name: 'a', description: '', location: 'agent/skills/a.md', body: '' }]
+    const project = makeProject({ skills })
+    expect(assemble({ project }).text).toContain('### Skill: a')
+    const none = assemble({ project, skills: [] })
+    expect(none.text).not.toContain('### Skill: a')
+    expect(ids(none)).not.toContain('skills')
+    expect(none.text).not.toContain('with `/`')
+  })
+
   // A string with one character past Latin-1 is stored two bytes a character: the fixed text must not make a
   // prompt of plain project text twice the size (and its every copy twice the cost).
   it('writes its own text, every dialect included, in Latin-1', () => {

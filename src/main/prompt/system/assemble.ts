@@ -164,7 +164,8 @@ function cacheKey(input: SystemPromptInput, date: string, timezone: string): str
 function skillsKey(input: SystemPromptInput): string {
   const skills = input.skills
   if (!skills || skills === input.project.skills) return ''
-  return skills.map((skill) => `${skill.location}|${skill.name}`).join('\u0001')
+  // Bracketed, so a given list never has the key of the project's own: an empty one would have had ''.
+  return `[${skills.map((skill) => `${skill.location}|${skill.name}`).join('\u0001')}]`
 }
 
 // The budget fitter passes a fresh copy of the skills list on every call. Equal lists map to one array, so the
