@@ -399,6 +399,27 @@ describe('the behaviour sections, rendered once per input', () => {
   })
 })
 
+describe('the instructions, apart from the sections after them', () => {
+  const counted = (result: SystemPromptResult) => result.sections.filter((section) => Object.getOwnPropertyDescriptor(section, 'tokens')?.get !== undefined).map((section) => section.id)
+
+  it('are the only section rendered and counted again when every skill is left out, or on another day', () => {
+    const skills = [{ name: 'alpha', location: 'agent/skills/alpha.md', body: '', description: 'About alpha' }]
+    const connections = [{ type: 'duckdb', database: 'shop' }]
+    const project = makeProject({ skills, connections, rules: { source: 'RULES.md', text: '## Revenue\n\nIn EUR.\n' } })
+    // A day no other test renders, so no instructions of an earlier test are reused.
+    const now = new Date('2031-05-05T12:00:00Z')
+    const first = assemble({ project, now })
+    for (const section of first.sections) expect(section.tokens).toBeGreaterThan(0)
+    const none = assemble({ project, now, skills: [] })
+    expect(sliceOf(none, 'instructions')).not.toContain('with `/`')
+    expect(counted(none)).toEqual(['instructions'])
+    const tomorrow = assemble({ project, now: new Date(now.getTime() + 86_400_000) })
+    expect(sliceOf(tomorrow, 'instructions')).not.toBe(sliceOf(first, 'instructions'))
+    // The skills section adds up its kept items' counts again, as after any change.
+    expect(counted(tomorrow)).toEqual(['instructions', 'skills'])
+  })
+})
+
 describe('the skills section after a new skill', () => {
   it('renders only the new skill: the others are reused from their first render', () => {
     let descriptionReads = 0

@@ -1,5 +1,5 @@
 import type { MemoryItem } from '../../../shared/prompt'
-import type { Connection, ProjectSnapshot, Skill } from '../../project/types'
+import type { ProjectSnapshot, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
 import { Block, Memo } from '../markdown/components'
 import { ChartRules, CitationRules, FormattingRules, Persona, ToolCalls } from './behaviour'
@@ -22,12 +22,18 @@ export interface SystemPromptProps {
 
 /** The default system prompt: fixed behaviour sections, then the trailing context separated by rules. */
 export function SystemPrompt({ project, memory, skills, date, timezone, testMode, tools }: SystemPromptProps) {
-  const head = { project, skills, date, timezone, testMode, tools }
+  const mentions = { tables: project.tables.length > 0, skills: skills.length > 0 }
+  const behaviour = { project, testMode, tools }
   return (
     <Block>
-      {/* The same inputs give the same behaviour sections: rendered once, not after every file change or answer. */}
-      <Memo on={headKey(head)}>
-        <Head {...head} />
+      {/* The same inputs give the same sections: rendered once, not after every file change or answer. The
+          instructions apart, as only they change with the date and with whether there are skills (the budget
+          leaves them all out when the window is small). */}
+      <Memo on={instructionsKey(date, timezone, mentions)}>
+        <Instructions date={date} timezone={timezone} mentions={mentions} />
+      </Memo>
+      <Memo on={behaviourKey(behaviour)}>
+        <Behaviour {...behaviour} />
       </Memo>
       <Block separator={'\n\n---\n\n'}>
         {project.rules && (
@@ -46,12 +52,15 @@ export function SystemPrompt({ project, memory, skills, date, timezone, testMode
   )
 }
 
-type HeadProps = Omit<SystemPromptProps, 'memory'>
+interface BehaviourProps {
+  project: ProjectSnapshot
+  testMode: boolean
+  tools: readonly string[]
+}
 
-function Head({ project, skills, date, timezone, testMode, tools }: HeadProps) {
+function Behaviour({ project, testMode, tools }: BehaviourProps) {
   return (
     <Block>
-      <Instructions date={date} timezone={timezone} mentions={{ tables: project.tables.length > 0, skills: skills.length > 0 }} />
       <ContextStructure project={project} />
       <Persona />
       <ToolCalls tools={tools} testMode={testMode} />
@@ -63,32 +72,33 @@ function Head({ project, skills, date, timezone, testMode, tools }: HeadProps) {
   )
 }
 
-// One key object per distinct head input: the connections list by identity (kept while databases/ is
-// unchanged), everything else the head reads by value. A few are kept per list (the date changes daily).
-const MAX_HEAD_KEYS = 8
-const headKeys = new WeakMap<readonly Connection[], Map<string, object>>()
+// One key object per distinct input of a memoised part, found by the value of what the part reads. A few
+// are kept per scope (the date changes daily).
+const MAX_KEYS_PER_SCOPE = 8
+const keysByScope = new WeakMap<object, Map<string, object>>()
 
-function headKey({ project, skills, date, timezone, testMode, tools }: HeadProps): object {
-  const value = JSON.stringify([
-    date,
-    timezone,
-    testMode,
-    tools,
-    project.tables.length > 0,
-    skills.length > 0,
-    project.rules?.source ?? null,
-    project.contextFolders
-  ])
-  let keys = headKeys.get(project.connections)
+function keyObject(scope: object, value: string): object {
+  let keys = keysByScope.get(scope)
   if (!keys) {
     keys = new Map()
-    headKeys.set(project.connections, keys)
+    keysByScope.set(scope, keys)
   }
   let key = keys.get(value)
   if (!key) {
-    if (keys.size >= MAX_HEAD_KEYS) keys.delete(keys.keys().next().value as string)
+    if (keys.size >= MAX_KEYS_PER_SCOPE) keys.delete(keys.keys().next().value as string)
     key = {}
     keys.set(value, key)
   }
   return key
+}
+
+const INSTRUCTIONS_SCOPE = {}
+
+function instructionsKey(date: string, timezone: string, mentions: { tables: boolean; skills: boolean }): object {
+  return keyObject(INSTRUCTIONS_SCOPE, JSON.stringify([date, timezone, mentions.tables, mentions.skills]))
+}
+
+/** The connections list by identity (kept while databases/ is unchanged), everything else the part reads by value. */
+function behaviourKey({ project, testMode, tools }: BehaviourProps): object {
+  return keyObject(project.connections, JSON.stringify([testMode, tools, project.tables.length > 0, project.rules?.source ?? null, project.contextFolders]))
 }
