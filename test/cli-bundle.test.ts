@@ -91,7 +91,7 @@ describe('the glassbox bin', () => {
     expect(imported.filter((url) => url.includes('/src/main/') || /node_modules\/(tsx|@langchain|@duckdb)\//.test(url))).toEqual([])
   }, 120_000)
 
-  it('prompt loads none of the Node built-ins only other commands use: child_process, worker_threads, readline, fs/promises', () => {
+  it('prompt loads none of the Node built-ins only other commands use: child_process, worker_threads, readline, fs/promises, perf_hooks', () => {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
     const log = join(temp.dir, 'builtins.log')
@@ -105,7 +105,7 @@ describe('the glassbox bin', () => {
     const builtins = readFileSync(log, 'utf8').split('\n')
     // The log is the real list: the store's hashing loaded crypto.
     expect(builtins).toContain('crypto')
-    expect(builtins.filter((name) => ['child_process', 'worker_threads', 'readline/promises', 'dgram', 'fs/promises'].includes(name))).toEqual([])
+    expect(builtins.filter((name) => ['child_process', 'worker_threads', 'readline/promises', 'dgram', 'fs/promises', 'perf_hooks'].includes(name))).toEqual([])
   }, 120_000)
 
   it('prompt loads the tokenizer only for parts not counted before, and neither pg nor chokidar', () => {

@@ -1,3 +1,5 @@
+import { monotonicMs } from '../monotonic-clock'
+
 // Long synchronous work on the project (listing thousands of folders, reading hundreds of small files) runs in
 // slices: synchronous calls skip the thread pool's round trips, and yielding between slices keeps the process
 // answering (IPC, HTTP, timers) while a big project opens.
@@ -11,12 +13,12 @@ export const SLICE_MS = 15
  * 300 skills would make 300 of them.
  */
 export function timeSlicer(sliceMs = SLICE_MS): () => Promise<void> | undefined {
-  let sliceStart = performance.now()
+  let sliceStart = monotonicMs()
   return () => {
-    if (performance.now() - sliceStart <= sliceMs) return undefined
+    if (monotonicMs() - sliceStart <= sliceMs) return undefined
     return new Promise<void>((resolve) =>
       setImmediate(() => {
-        sliceStart = performance.now()
+        sliceStart = monotonicMs()
         resolve()
       })
     )

@@ -1,5 +1,6 @@
 import type Handlebars from 'handlebars'
 import { formatCount } from '../../../shared/format-count'
+import { monotonicMs } from '../../monotonic-clock'
 
 // A project's template is untrusted: a few lines of nested inline partials or `{{#each @root}}` blocks can
 // expand to gigabytes or run for minutes, on the main process. Every render has a budget of time and output,
@@ -22,7 +23,7 @@ let activeBudget: RenderBudget | null = null
 
 function checkBudget(output: unknown): void {
   if (!activeBudget) return
-  if (performance.now() > activeBudget.deadline) {
+  if (monotonicMs() > activeBudget.deadline) {
     throw new RenderBudgetError(`took over ${activeBudget.ms} ms to render (nested partials or loops?)`)
   }
   if (typeof output === 'string' && output.length > activeBudget.maxChars) {
@@ -61,7 +62,7 @@ export function renderWithinBudget<Variables extends { query: string; contextJso
   budgetMs = RENDER_BUDGET_MS
 ): string {
   const inputChars = variables.query.length + variables.contextJson.length
-  activeBudget = { ms: budgetMs, deadline: performance.now() + budgetMs, maxChars: OUTPUT_ALLOWANCE_CHARS + 4 * inputChars }
+  activeBudget = { ms: budgetMs, deadline: monotonicMs() + budgetMs, maxChars: OUTPUT_ALLOWANCE_CHARS + 4 * inputChars }
   try {
     const output = compiled(variables)
     checkBudget(output)
