@@ -22,6 +22,9 @@ describe('decodeUtf8', () => {
 
   it('refuses NUL bytes as binary', () => {
     expect(decodeUtf8(Buffer.from([0x61, 0x00, 0x62]), false)).toEqual({ ok: false, problem: 'looks binary (contains NUL bytes); skipped' })
+    // Not UTF-8 either (as most binary files are): still said to look binary, and in a cut read too.
+    expect(decodeUtf8(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]), false)).toEqual({ ok: false, problem: 'looks binary (contains NUL bytes); skipped' })
+    expect(decodeUtf8(Buffer.from([0x61, 0x00, 0xc3]), true)).toEqual({ ok: false, problem: 'looks binary (contains NUL bytes); skipped' })
   })
 })
 

@@ -183,15 +183,19 @@ const WHOLE_TEXT_DECODER = new TextDecoder('utf-8', { fatal: true })
 
 /** Decodes UTF-8 strictly; a cut file may end inside a character, which is dropped rather than refused. */
 export function decodeUtf8(bytes: Uint8Array, cut: boolean): { ok: true; text: string } | TextRefused {
-  if (bytes.includes(0)) return { ok: false, problem: 'looks binary (contains NUL bytes); skipped' }
+  let text: string
   try {
     // A decoder keeps no state after a whole text, so one serves every file; a cut one ends mid-stream.
-    const text = cut ? new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true }) : WHOLE_TEXT_DECODER.decode(bytes)
-    return { ok: true, text }
+    text = cut ? new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true }) : WHOLE_TEXT_DECODER.decode(bytes)
   } catch {
-    return { ok: false, problem: 'is not valid UTF-8 text; skipped (save it as UTF-8)' }
+    return bytes.includes(0) ? LOOKS_BINARY : { ok: false, problem: 'is not valid UTF-8 text; skipped (save it as UTF-8)' }
   }
+  // Looked for in the text: in UTF-8 a NUL byte is the NUL character and nothing else, and a string's search is
+  // a builtin where a Buffer's goes through JavaScript first (a few µs each of 300 skills, in a cold process).
+  return text.includes('\u0000') ? LOOKS_BINARY : { ok: true, text }
 }
+
+const LOOKS_BINARY: TextRefused = { ok: false, problem: 'looks binary (contains NUL bytes); skipped' }
 
 /** The words a diagnostic uses for a file cut at its cap. */
 export function describeCut(size: number, maxBytes: number): string {
