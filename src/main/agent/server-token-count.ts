@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import * as z from '../../shared/zod-mini'
 import type { RequestMessage } from '../../shared/prompt'
 import type { ModelEndpoint } from './chat-model'
@@ -41,7 +41,7 @@ export class ServerTokenCounter {
         ? { tools: tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }
         : {})
     })
-    const key = createHash('sha1').update(`${endpoint.baseUrl}\n${body}`).digest('base64')
+    const key = hash('sha1', `${endpoint.baseUrl}\n${body}`, 'base64')
     const cached = this.counts.get(key)
     if (cached !== undefined) return cached
     try {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 
 // Names from a database become folder names under databases/, and names may be anything: 240 characters, a
 // slash, a newline. A name that is safe and short is its folder as is (so nao's layout is unchanged); any
@@ -20,7 +20,7 @@ export function folderSegment(name: string): string {
 
 /** A stable suffix telling apart two things that would share a folder. */
 export function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, HASH_LENGTH)
+  return hash('sha256', text, 'hex').slice(0, HASH_LENGTH)
 }
 
 function truncateBytes(text: string, maxBytes: number): string {

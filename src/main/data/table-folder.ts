@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { cpSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { readRegularFileSync } from '../project/regular-file'
@@ -180,7 +180,7 @@ function sameManifest(a: Record<string, string>, b: Record<string, string>): boo
 }
 
 function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
+  return hash('sha256', text, 'hex')
 }
 
 function pathExists(path: string): boolean {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import * as z from '../../shared/zod-mini'
 import { EVALUATION_OUTCOMES, statusOfOutcome, type EvaluationCaseResult, type EvaluationModelRun, type EvaluationSummary } from '../../shared/api'
 import type { StoreContext } from './context'
@@ -17,7 +17,7 @@ const auditSchema = z.object({
 })
 
 export function promptHash(systemPrompt: string): string {
-  return createHash('sha256').update(systemPrompt).digest('hex').slice(0, 16)
+  return hash('sha256', systemPrompt, 'hex').slice(0, 16)
 }
 
 function toCase(value: unknown): EvaluationCaseResult {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { commandLine, type TrustRequest } from '../../shared/trust'
 
 // What a project asks to do that reaches beyond its folder: connect to a server it names (and send it the
@@ -17,7 +17,7 @@ export function fingerprintOf(request: TrustRequest): string {
       : request.kind === 'process'
         ? [request.kind, request.command, request.args, [...request.env].sort(), [...request.variables].sort()]
         : [request.kind, request.url, [...request.variables].sort()]
-  return createHash('sha256').update(JSON.stringify(shown)).digest('hex').slice(0, 32)
+  return hash('sha256', JSON.stringify(shown), 'hex').slice(0, 32)
 }
 
 /** One sentence naming exactly what would happen: "connect to db.internal:5432 (database analytics) as analyst with $PG_PASSWORD". */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { promises as fsPromises } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { NotRegularFileError, openRegularFile } from '../../project/regular-file'
@@ -212,5 +212,5 @@ function clip(text: string, max: number): string {
 }
 
 function defaultFileId(absolute: string): string {
-  return 'file_' + createHash('sha1').update(absolute).digest('hex').slice(0, 12)
+  return 'file_' + hash('sha1', absolute, 'hex').slice(0, 12)
 }
