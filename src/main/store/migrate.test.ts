@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { makeTempDir } from '../../../test/support/fixtures'
 import { checkRegistry, migrate, readUserVersion, type Migration } from './migrate'
 import { MIGRATIONS } from './migrations'
 
@@ -27,6 +29,27 @@ describe('migrate', () => {
     expect(migrate(db, [step(10), step(20)])).toEqual([10, 20])
     expect(readUserVersion(db)).toBe(20)
     expect(migrate(db, [step(10), step(20), step(30)])).toEqual([30])
+  })
+
+  it('takes no write lock on a store that is up to date: another process writing does not hold it up', () => {
+    const temp = makeTempDir()
+    try {
+      const file = join(temp.dir, 'store.sqlite')
+      const db = new Database(file, { timeout: 0 })
+      db.pragma('journal_mode = WAL')
+      expect(migrate(db, [step(10), step(20)])).toEqual([10, 20])
+      const writer = new Database(file, { timeout: 0 })
+      writer.exec('BEGIN IMMEDIATE')
+      try {
+        expect(migrate(db, [step(10), step(20)])).toEqual([])
+      } finally {
+        writer.exec('ROLLBACK')
+        writer.close()
+        db.close()
+      }
+    } finally {
+      temp.cleanup()
+    }
   })
 
   it('stops at upTo', () => {
