@@ -143,6 +143,7 @@ export class RunsRepo {
         .map((row) => ({ id: text(row, 'id'), pid: integerOrNull(row, 'owner_pid') }))
         .filter(({ id, pid }) => (pid === process.pid ? !liveRuns.has(id) : pid === null || !isAlive(pid)))
         .map(({ id }) => id)
+      if (orphaned.length === 0) return orphaned
       const now = this.context.now()
       for (const id of orphaned) {
         this.context
