@@ -33,7 +33,11 @@ export function textOrNull(row: Row, key: string): string | null {
 
 /** Any SQLite number (INTEGER or REAL). */
 export function integer(row: Row, key: string): number {
-  const value = row[key]
+  return numberIn(row[key], key)
+}
+
+/** A plucked column's value (a statement's `.pluck()`: the value itself, no row object) as a number. */
+export function numberIn(value: unknown, key: string): number {
   if (typeof value !== 'number') throw mismatch(key, 'number', value)
   return value
 }

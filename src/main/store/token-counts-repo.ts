@@ -1,6 +1,6 @@
 import type { TokenCountMemory } from '../prompt/tokens'
 import type { StoreContext } from './context'
-import { integer, toRow } from './row'
+import { numberIn } from './row'
 
 /** Past this many rows the oldest counts are dropped (a row is ~60 bytes). */
 const MAX_ROWS = 100_000
@@ -19,8 +19,9 @@ export class TokenCountsRepo implements TokenCountMemory {
   get(key: string): number | undefined {
     const waiting = this.unsaved.get(key)
     if (waiting !== undefined) return waiting
-    const value = this.context.read(() => this.context.statement(`SELECT tokens FROM token_counts WHERE key = ?`).get(key))
-    return value === undefined ? undefined : integer(toRow(value), 'tokens')
+    // The count alone (pluck), not a row object per look-up: a large project's prompt asks ~400 times.
+    const value: unknown = this.context.read(() => this.context.statement(`SELECT tokens FROM token_counts WHERE key = ?`).pluck().get(key))
+    return value === undefined ? undefined : numberIn(value, 'tokens')
   }
 
   remember(key: string, tokens: number): void {
