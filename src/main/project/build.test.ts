@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
 import { buildSnapshot, createCaches } from './build'
 import { refreshPaths, walkProject } from './tree'
@@ -21,6 +21,7 @@ function makeProject(): { root: string; outside: string } {
   const files: Record<string, string> = {
     'RULES.md': '# Rules\n\nIn EUR.\n',
     'agent/skills/revenue.md': '---\nname: revenue\ndescription: How revenue is computed\n---\nBody.\n',
+    'agent/skills/broken.md': '---\nname: [unclosed\n---\nBody.\n',
     'agent/prompts/system.md': 'You are careful.\n\n{{ nao_prompt }}\n',
     'tests/revenue.yaml': 'question: revenue?\n',
     'docs/notes.md': 'Notes.\n',
@@ -38,6 +39,8 @@ function makeProject(): { root: string; outside: string } {
 
 /** Each change: what it does on disk, and the paths a watcher batch would name. */
 const CHANGES: Array<{ name: string; change: (root: string, outside: string) => void; paths: string[] }> = [
+  { name: 'an edit of RULES.md', change: (root) => writeFileSync(join(root, 'RULES.md'), '# Rules\n\nIn USD.\n'), paths: ['RULES.md'] },
+  { name: 'an edit of a skill', change: (root) => writeFileSync(join(root, 'agent/skills/broken.md'), '---\nname: fixed\n---\n'), paths: ['agent/skills/broken.md'] },
   { name: 'a new skill', change: (root) => writeFileSync(join(root, 'agent/skills/orders.md'), '---\nname: orders\n---\n'), paths: ['agent/skills/orders.md'] },
   { name: 'a skill removed', change: (root) => unlinkSync(join(root, 'agent/skills/revenue.md')), paths: ['agent/skills/revenue.md'] },
   { name: 'a new override', change: (root) => writeFileSync(join(root, 'agent/prompts/slack.md'), 'Short.\n'), paths: ['agent/prompts/slack.md'] },
@@ -79,6 +82,24 @@ describe('buildSnapshot after a change', () => {
       expect(patched).toEqual(fresh)
     })
   }
+})
+
+describe('buildSnapshot of skills that did not change', () => {
+  it('keeps them, and their diagnostics, without looking one up', async () => {
+    const { root } = makeProject()
+    const tree = await walkProject(root)
+    const caches = createCaches()
+    const first = await buildSnapshot(root, tree, caches, 0)
+    const lookUps = vi.spyOn(caches.skills, 'load')
+    writeFileSync(join(root, 'RULES.md'), '# Rules\n\nIn USD.\n')
+    await refreshPaths(root, tree, ['RULES.md'])
+    const next = await buildSnapshot(root, tree, caches, 1, new Set(['RULES.md']))
+    expect(lookUps).not.toHaveBeenCalled()
+    expect(next.skills).toBe(first.skills)
+    expect(next.diagnostics.filter((diagnostic) => diagnostic.file === 'agent/skills/broken.md')).toHaveLength(1)
+    await buildSnapshot(root, tree, caches, 2, new Set(['agent/skills/revenue.md']))
+    expect(lookUps).toHaveBeenCalledTimes(2)
+  })
 })
 
 describe('buildSnapshot with the files listed on first read', () => {

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../../shared/prompt'
 import { CONFIG_FILE, parseConfig, resolveDatabases, type ProjectConfig } from './config'
 import { DATABASES_FOLDER, readDatabaseLayout, type DatabaseLayout } from './databases'
 import { overrideSlotOf, parseOverride, PROMPTS_FOLDER } from './overrides'
-import { ParsedFileCache, type Parsed } from './parse-cache'
+import { ParsedFileCache, type Loaded, type Parsed } from './parse-cache'
 import { FolderRealPaths, TEXT_LIMITS } from './read-text'
 import { parseSkill, SKILLS_FOLDER } from './skills'
 import { timeSlicer } from './time-slice'
@@ -27,14 +27,20 @@ export interface SnapshotCaches {
   overrides: ParsedFileCache<ProjectFile | null>
   /** The last `databases/` layout; reused while no path under databases/ changes. */
   layout: DatabaseLayout | null
-  /** The last skills list, kept while its skills are the same objects. */
-  skillList: Skill[]
+  /** The last skills read: the listing they were read from, the list (kept while its skills are the same objects), their diagnostics. */
+  skillsRead: SkillsRead | null
   /** The last visible-files list, with the patterns it was made for and its paths as a set (kept in step). */
   visible: { patterns: readonly string[]; files: string[]; set: Set<string> } | null
   /** The files the last snapshot listed in each folder the prompt reads from (see LISTED_FOLDERS). */
   listed: Listed | null
   /** The symlinks in the tree at the last snapshot. */
   links: string[] | null
+}
+
+interface SkillsRead {
+  paths: readonly string[]
+  skills: Skill[]
+  diagnostics: Diagnostic[]
 }
 
 /** Folders whose files (directly in them, by name) the snapshot lists: skills, prompt overrides, tests. */
@@ -55,7 +61,7 @@ export function createCaches(): SnapshotCaches {
     }),
     overrides: new ParsedFileCache(parseOverride),
     layout: null,
-    skillList: [],
+    skillsRead: null,
     visible: null,
     listed: null,
     links: null
@@ -79,15 +85,18 @@ export async function buildSnapshot(
   const folders = new FolderRealPaths(root)
   // Synchronous, with a pause only between files when the slice is used up: awaiting every file would cost
   // a microtask hop each.
-  const loadIf = <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): T | null => {
+  const loadedIf = <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): Loaded<T> | null => {
     if (!isReadableEntry(tree.get(path))) return null
-    const loaded = cache.load(root, path, maxBytes, {
+    return cache.load(root, path, maxBytes, {
       unchanged: changed !== null && !changed.has(path),
       folders,
       firstReadWithoutStat: options.firstReadsWithoutStat
     })
-    diagnostics.push(...loaded.diagnostics)
-    return loaded.value
+  }
+  const loadIf = <T>(cache: ParsedFileCache<T>, path: string, maxBytes: number): T | null => {
+    const loaded = loadedIf(cache, path, maxBytes)
+    if (loaded) diagnostics.push(...loaded.diagnostics)
+    return loaded?.value ?? null
   }
   const listed = listedReusing(tree, caches, changed)
   const skillPaths = listed[SKILLS_FOLDER]
@@ -96,24 +105,28 @@ export async function buildSnapshot(
   const ignorePatterns = loadIf(caches.ignore, IGNORE_FILE, TEXT_LIMITS.naoignore)
   const rules = loadIf(caches.rules, RULES_FILE, TEXT_LIMITS.rules)
   const config = loadIf(caches.config, CONFIG_FILE, TEXT_LIMITS.config)
-  const loadedSkills: Skill[] = []
-  for (const path of skillPaths) {
-    const pause = slice()
-    if (pause) await pause
-    const skill = loadIf(caches.skills, path, TEXT_LIMITS.skill)
-    if (skill) loadedSkills.push(skill)
+  let skills = lastSkillsIfUnchanged(caches, skillPaths, changed)
+  if (!skills) {
+    const loaded: Skill[] = []
+    const skillDiagnostics: Diagnostic[] = []
+    for (const path of skillPaths) {
+      const pause = slice()
+      if (pause) await pause
+      const skill = loadedIf(caches.skills, path, TEXT_LIMITS.skill)
+      if (!skill) continue
+      skillDiagnostics.push(...skill.diagnostics)
+      if (skill.value) loaded.push(skill.value)
+    }
+    skills = keepSkillsRead(caches, skillPaths, loaded, skillDiagnostics)
   }
+  diagnostics.push(...skills.diagnostics)
   const overrides: Array<{ path: string; file: ProjectFile | null }> = []
   for (const path of overridePaths) {
     const pause = slice()
     if (pause) await pause
     overrides.push({ path, file: loadIf(caches.overrides, path, TEXT_LIMITS.override) })
   }
-  caches.skills.retain(new Set(skillPaths))
   caches.overrides.retain(new Set(overridePaths))
-  // The same skills keep the same array, so the rendered Skills section (memoised per list) is reused.
-  const skills = sameItems(caches.skillList, loadedSkills) ? caches.skillList : loadedSkills
-  caches.skillList = skills
 
   const layout = caches.layout && changed && !touchesDatabases(changed) ? caches.layout : readDatabaseLayout(tree)
   caches.layout = layout
@@ -129,7 +142,7 @@ export async function buildSnapshot(
     connections: layout.connections,
     databases: databases.databases,
     tables: layout.tables,
-    skills,
+    skills: skills.skills,
     ...placeOverrides(overrides),
     contextFolders: contextFoldersOf(tree),
     tests: listed.tests.filter((path) => isFileInside(tree.get(path))),
@@ -218,6 +231,25 @@ export function emptySnapshot(root: string): ProjectSnapshot {
     diagnostics: [],
     version: 0
   }
+}
+
+/** The last skills read, when neither the skills' listing nor any file in their folder changed (an edit elsewhere). */
+function lastSkillsIfUnchanged(caches: SnapshotCaches, paths: readonly string[], changed: ReadonlySet<string> | null): SkillsRead | null {
+  const last = caches.skillsRead
+  return last && last.paths === paths && changed && !touchesSkillFiles(changed) ? last : null
+}
+
+/** Keeps what was read; the same skills keep the same array, so the rendered Skills section (memoised per list) is reused. */
+function keepSkillsRead(caches: SnapshotCaches, paths: readonly string[], loaded: Skill[], diagnostics: Diagnostic[]): SkillsRead {
+  caches.skills.retain(new Set(paths))
+  const last = caches.skillsRead
+  caches.skillsRead = { paths, skills: last && sameItems(last.skills, loaded) ? last.skills : loaded, diagnostics }
+  return caches.skillsRead
+}
+
+function touchesSkillFiles(changed: ReadonlySet<string>): boolean {
+  for (const path of changed) if (path.startsWith(SKILLS_FOLDER + '/')) return true
+  return false
 }
 
 function touchesDatabases(changed: ReadonlySet<string>): boolean {
