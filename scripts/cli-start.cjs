@@ -45,7 +45,8 @@ function staleReason(outDir = OUT_DIR, root = ROOT) {
  * compiled lazily included). Compiling the bundled command line is a third of a cold `glassbox prompt`; with
  * the cache V8 reads the compiled functions back instead. V8 checks the cache against the source and its own
  * version and flags, and a cache it rejects (or none) is written anew after the run. A folder that cannot be
- * written only costs the speed-up.
+ * written only costs the speed-up. The script also gets the cache of values derived from its code alone
+ * (see openBuildCache), as `__buildCache`, saved with the code cache.
  */
 function loadWithCodeCache(file) {
   const cacheFile = `${file}.v8cache`
@@ -58,24 +59,60 @@ function loadWithCodeCache(file) {
   // The bundle is ASCII (scripts/cli-bundle.mjs writes it so), and Latin-1 reads it several times faster than
   // UTF-8. The shebang line is emptied, not removed, so line numbers in stack traces stay right.
   const source = readFileSync(file, 'latin1').replace(/^#!.*/, '')
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __moduleUrl, __import) {${source}\n})`
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __moduleUrl, __import, __buildCache) {${source}\n})`
   const script = new Script(wrapped, { filename: file, cachedData })
   const loaded = { exports: {} }
-  script.runInThisContext()(loaded.exports, createRequire(file), loaded, file, dirname(file), pathToFileURL(file).href, importFromBundle)
+  const buildCache = openBuildCache(file)
+  script.runInThisContext()(loaded.exports, createRequire(file), loaded, file, dirname(file), pathToFileURL(file).href, importFromBundle, buildCache)
   const accepted = cachedData !== undefined && !script.cachedDataRejected
   return {
     exports: loaded.exports,
     cacheAccepted: accepted,
     saveCache() {
-      if (accepted) return
-      const temp = `${cacheFile}.${process.pid}`
-      try {
-        writeFileSync(temp, script.createCachedData())
-        renameSync(temp, cacheFile)
-      } catch {
-        rmSync(temp, { force: true })
-      }
+      buildCache.save()
+      if (!accepted) writeAtomically(cacheFile, () => script.createCachedData())
     }
+  }
+}
+
+/**
+ * Values that depend on the script's code alone, the same in every run of one build (the agent tools' JSON
+ * schemas: ~1 ms of zod at every start), kept beside it (`<file>.derived.json`) under the script's size and
+ * mtime: a rebuilt script finds the old ones not matching, derives them again and writes them anew.
+ */
+function openBuildCache(file) {
+  const cacheFile = `${file}.derived.json`
+  const info = statSync(file)
+  const build = `${info.size}:${info.mtimeMs}`
+  let values = new Map()
+  try {
+    const kept = JSON.parse(readFileSync(cacheFile, 'utf8'))
+    if (kept && kept.build === build && kept.values && typeof kept.values === 'object') values = new Map(Object.entries(kept.values))
+  } catch {
+    // None yet, or unreadable: everything is derived and written anew.
+  }
+  let added = false
+  return {
+    get: (key) => values.get(key),
+    set(key, value) {
+      values.set(key, value)
+      added = true
+    },
+    save() {
+      if (added) writeAtomically(cacheFile, () => JSON.stringify({ build, values: Object.fromEntries(values) }))
+      added = false
+    }
+  }
+}
+
+/** Writes the file through a temporary one, so no reader sees half of it; a folder that cannot be written is left alone. */
+function writeAtomically(file, content) {
+  const temp = `${file}.${process.pid}`
+  try {
+    writeFileSync(temp, content())
+    renameSync(temp, file)
+  } catch {
+    rmSync(temp, { force: true })
   }
 }
 

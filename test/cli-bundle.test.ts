@@ -199,6 +199,42 @@ describe('the code cache `glassbox prompt` runs with', () => {
   }, 120_000)
 })
 
+describe('the values derived from the code alone, kept beside the bundle', () => {
+  it("are the tools' JSON schemas as the code makes them, written by the first run, read by the next, and made again for another build", async () => {
+    const folder = join(REPO_ROOT, 'out', `build-cache-test-${process.pid}`)
+    mkdirSync(folder, { recursive: true })
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }))
+    const bundle = join(folder, 'cli.cjs')
+    copyFileSync(join(REPO_ROOT, 'out', 'cli', 'cli.cjs'), bundle)
+    const derivedFile = `${bundle}.derived.json`
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const args = ['prompt', '--project', 'resources/sample-project', '--now', '2026-01-31T09:00:00Z', '--json', '--data-dir', temp.dir]
+    const run = (): { toolTokens: number; stdout: string } => {
+      const result = spawnSync(process.execPath, ['test/support/run-code-cached.mjs', bundle, ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 })
+      expect(result.status, result.stderr).toBe(0)
+      const parts = (JSON.parse(result.stdout) as { budget: { parts: Array<{ name: string; tokens: number }> } }).budget.parts
+      return { toolTokens: parts.find((part) => part.name === 'tools')?.tokens ?? NaN, stdout: result.stdout }
+    }
+    const { createAgentTools } = await import('../src/main/agent/tools')
+    const expected = Object.fromEntries(createAgentTools().map((tool) => [`tool-parameters:${tool.name}`, tool.parameters]))
+    const derived = () => JSON.parse(readFileSync(derivedFile, 'utf8')) as { build: string; values: Record<string, unknown> }
+
+    const first = run()
+    expect(derived().values).toEqual(expected)
+    expect(run()).toEqual(first)
+    // Read, not derived again: a changed value in the file changes the prompt's count of the tools.
+    const kept = derived()
+    const shorter = { ...kept, values: { ...kept.values, 'tool-parameters:read': { type: 'object' } } }
+    writeFileSync(derivedFile, JSON.stringify(shorter))
+    expect(run().toolTokens).toBeLessThan(first.toolTokens)
+    // Kept for another build of the bundle: not used, and written anew for this one.
+    writeFileSync(derivedFile, JSON.stringify({ ...shorter, build: 'another build' }))
+    expect(run()).toEqual(first)
+    expect(derived()).toEqual(kept)
+  }, 120_000)
+})
+
 describe('the CommonJS bundle, read as Latin-1', () => {
   it('is ASCII, and prompts from it a project of text beyond ASCII as the ES module bundle does (markers broken, CJK sentences)', () => {
     expect(/[^\x00-\x7f]/.test(readFileSync(join(REPO_ROOT, 'out', 'cli', 'cli.cjs'), 'latin1'))).toBe(false)

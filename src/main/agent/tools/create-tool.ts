@@ -4,6 +4,7 @@ import type { DatabasePool } from '../sql/database-pool'
 import type { QueryStore } from '../sql/query-store'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../../engines/result-budget'
 import { errorMessage } from '../../../shared/error-message'
+import { derivedFromCode } from '../../build-cache'
 
 // Every tool is one name and one `createTool` call: zod input schema, execute, and the text the model sees.
 // The structured result of `execute` goes to the UI as `data`; `toModelOutput` owns the caps for the model.
@@ -111,7 +112,8 @@ export function createTool<Input, Result>(definition: ToolDefinition<Input, Resu
   return {
     name,
     description,
-    parameters: jsonSchemaOf(inputSchema),
+    // Tool names are unique, and a tool's schema is part of the code.
+    parameters: derivedFromCode(`tool-parameters:${name}`, () => jsonSchemaOf(inputSchema)),
     stopsRun: definition.stopsRun ?? false,
     invoke: async (args, ctx) => {
       const parsed = z.safeParse(inputSchema, args)
