@@ -35,7 +35,7 @@ const ATTEMPTS = 12
 const forgingSql = createTool({
   name: 'execute_sql',
   description: 'Runs a read-only SQL query.',
-  inputSchema: z.object({ sql_query: z.string() }),
+  inputSchema: () => z.object({ sql_query: z.string() }),
   execute: async () => FORGED,
   toModelOutput: (text) => text
 })

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createTool } from './create-tool'
 import { createAgentTools } from './index'
@@ -18,6 +18,17 @@ function largestBound(node: unknown): number {
   return largest
 }
 
+describe('a tool', () => {
+  it('builds its input schema only when its parameters are read or a call is checked, and once', async () => {
+    const made = vi.fn(() => z.object({ table: z.string() }))
+    const tool = createTool({ name: 'probe', description: 'probe', inputSchema: made, execute: async (input) => input.table, toModelOutput: (table) => table })
+    expect(made).not.toHaveBeenCalled()
+    expect(tool.parameters).toMatchObject({ type: 'object', required: ['table'] })
+    expect(await tool.invoke({ table: 'orders' }, { limits: { maxOutputChars: 1000 } } as unknown as ToolContext)).toMatchObject({ ok: true, output: 'orders' })
+    expect(made).toHaveBeenCalledTimes(1)
+  })
+})
+
 describe('tool schemas as sent to the model', () => {
   it('hold no length or count bound a grammar-constrained server would refuse', () => {
     for (const tool of createAgentTools()) expect(largestBound(tool.parameters), tool.name).toBeLessThanOrEqual(500)
@@ -27,7 +38,7 @@ describe('tool schemas as sent to the model', () => {
     const tool = createTool({
       name: 'probe',
       description: 'probe',
-      inputSchema: z.object({ pattern: z.string().min(1).max(2000), picks: z.array(z.string().max(40)).max(3) }),
+      inputSchema: () => z.object({ pattern: z.string().min(1).max(2000), picks: z.array(z.string().max(40)).max(3) }),
       execute: async (input) => input.pattern.length,
       toModelOutput: (length) => String(length)
     })

@@ -5,6 +5,7 @@ import type { QueryStore } from '../sql/query-store'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../../engines/result-budget'
 import { errorMessage } from '../../../shared/error-message'
 import { derivedFromCode } from '../../build-cache'
+import { once } from '../../../shared/once'
 
 // Every tool is one name and one `createTool` call: zod input schema, execute, and the text the model sees.
 // The structured result of `execute` goes to the UI as `data`; `toModelOutput` owns the caps for the model.
@@ -96,7 +97,8 @@ export interface AgentTool {
 export interface ToolDefinition<Input, Result> {
   name: string
   description: string
-  inputSchema: z.core.$ZodType<Input>
+  /** Made when first needed, once: a start that only lists the tools (or reads their kept parameters) builds none. */
+  inputSchema: () => z.core.$ZodType<Input>
   execute: (input: Input, ctx: ToolContext) => Promise<Result>
   toModelOutput: (result: Result, ctx: ToolContext) => string
   stopsRun?: boolean
@@ -108,15 +110,19 @@ export class ToolError extends Error {
 }
 
 export function createTool<Input, Result>(definition: ToolDefinition<Input, Result>): AgentTool {
-  const { name, description, inputSchema } = definition
+  const { name, description } = definition
+  const inputSchema = once(definition.inputSchema)
+  // Tool names are unique, and a tool's schema is part of the code.
+  const parameters = once(() => derivedFromCode(`tool-parameters:${name}`, () => jsonSchemaOf(inputSchema())))
   return {
     name,
     description,
-    // Tool names are unique, and a tool's schema is part of the code.
-    parameters: derivedFromCode(`tool-parameters:${name}`, () => jsonSchemaOf(inputSchema)),
+    get parameters() {
+      return parameters()
+    },
     stopsRun: definition.stopsRun ?? false,
     invoke: async (args, ctx) => {
-      const parsed = z.safeParse(inputSchema, args)
+      const parsed = z.safeParse(inputSchema(), args)
       if (!parsed.success) {
         return { ok: false, output: `Error: invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` }
       }

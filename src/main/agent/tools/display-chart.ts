@@ -2,16 +2,17 @@ import * as z from '../../../shared/zod-mini'
 import { CHART_AXIS_TYPES, CHART_TYPES, type DisplayChartArgs, type DisplayChartResult } from '../../../shared/tools'
 import { createTool, ToolError } from './create-tool'
 
-export const displayChartInput = z.object({
-  query_id: z.string().check(z.minLength(1), z.describe('The query_id returned by execute_sql whose rows the chart draws.')),
-  chart_type: z.enum(CHART_TYPES),
-  x_axis_key: z.string().check(z.minLength(1), z.describe('Column of the query result for the x axis (or pie labels).')),
-  x_axis_type: z.enum(CHART_AXIS_TYPES),
-  series: z
-    .array(z.object({ data_key: z.string().check(z.minLength(1), z.describe('Column with the values.')), label: z.optional(z.string()), color: z.optional(z.string()) }))
-    .check(z.minLength(1), z.maxLength(10)),
-  title: z.string().check(z.minLength(1))
-}) satisfies z.ZodMiniType<DisplayChartArgs>
+export const displayChartInput = () =>
+  z.object({
+    query_id: z.string().check(z.minLength(1), z.describe('The query_id returned by execute_sql whose rows the chart draws.')),
+    chart_type: z.enum(CHART_TYPES),
+    x_axis_key: z.string().check(z.minLength(1), z.describe('Column of the query result for the x axis (or pie labels).')),
+    x_axis_type: z.enum(CHART_AXIS_TYPES),
+    series: z
+      .array(z.object({ data_key: z.string().check(z.minLength(1), z.describe('Column with the values.')), label: z.optional(z.string()), color: z.optional(z.string()) }))
+      .check(z.minLength(1), z.maxLength(10)),
+    title: z.string().check(z.minLength(1))
+  }) satisfies z.ZodMiniType<DisplayChartArgs>
 
 export const displayChartTool = createTool({
   name: 'display_chart',

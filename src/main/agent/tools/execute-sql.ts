@@ -4,10 +4,11 @@ import type { StoredQuery } from '../sql/query-store'
 import { formatMegabytes } from '../../engines/result-budget'
 import { createTool } from './create-tool'
 
-export const executeSqlInput = z.object({
-  sql_query: z.string().check(z.minLength(1), z.describe('The SQL to run (read-only; the dialect of the chosen database: DuckDB, SQLite or Postgres).')),
-  database_id: z.optional(z.string()).check(z.describe('Which database to query (its name from nao_config.yaml or its file path). Defaults to the first one.'))
-}) satisfies z.ZodMiniType<ExecuteSqlArgs>
+export const executeSqlInput = () =>
+  z.object({
+    sql_query: z.string().check(z.minLength(1), z.describe('The SQL to run (read-only; the dialect of the chosen database: DuckDB, SQLite or Postgres).')),
+    database_id: z.optional(z.string()).check(z.describe('Which database to query (its name from nao_config.yaml or its file path). Defaults to the first one.'))
+  }) satisfies z.ZodMiniType<ExecuteSqlArgs>
 
 export const executeSqlTool = createTool({
   name: 'execute_sql',

@@ -5,14 +5,15 @@ import { filesUnder, readVisibleText, shownPath, visiblePath } from './project-f
 import { startPatternWorker, type ItemHits, type PatternWorker } from './pattern-worker'
 import { errorMessage } from '../../../shared/error-message'
 
-export const grepInput = z.object({
-  pattern: z.string().check(z.minLength(1), z.maxLength(2_000), z.describe('Regular expression (JavaScript syntax) to look for.')),
-  path: z.optional(z.string()).check(z.describe('Project-relative folder or file to search in; default: the whole project.')),
-  glob: z.optional(z.string()).check(z.describe('Only files whose path matches this glob, e.g. **/*.md')),
-  case_insensitive: z.optional(z.boolean()),
-  context_lines: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(10))).check(z.describe('Lines shown before and after each match.')),
-  max_results: z.optional(z.number().check(z.int(), z.minimum(1))).check(z.describe('Most matches to return.'))
-})
+export const grepInput = () =>
+  z.object({
+    pattern: z.string().check(z.minLength(1), z.maxLength(2_000), z.describe('Regular expression (JavaScript syntax) to look for.')),
+    path: z.optional(z.string()).check(z.describe('Project-relative folder or file to search in; default: the whole project.')),
+    glob: z.optional(z.string()).check(z.describe('Only files whose path matches this glob, e.g. **/*.md')),
+    case_insensitive: z.optional(z.boolean()),
+    context_lines: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(10))).check(z.describe('Lines shown before and after each match.')),
+    max_results: z.optional(z.number().check(z.int(), z.minimum(1))).check(z.describe('Most matches to return.'))
+  })
 
 export interface GrepMatch {
   file: string

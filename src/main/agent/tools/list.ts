@@ -2,9 +2,10 @@ import * as z from '../../../shared/zod-mini'
 import { createTool, ToolError } from './create-tool'
 import { cappedLines, filesUnder, visiblePath } from './project-files'
 
-export const listInput = z.object({
-  path: z._default(z.string(), '').check(z.describe('Project-relative folder to list; empty for the project root.'))
-})
+export const listInput = () =>
+  z.object({
+    path: z._default(z.string(), '').check(z.describe('Project-relative folder to list; empty for the project root.'))
+  })
 
 export interface ListResult {
   path: string

@@ -1,9 +1,10 @@
 import * as z from '../../../shared/zod-mini'
 import { createTool, ToolError, type AgentResultRecord } from './create-tool'
 
-export const readAgentResultInput = z.object({
-  resultId: z.string().check(z.minLength(1), z.describe('The resultId of an earlier answer listed under Previous Results.'))
-})
+export const readAgentResultInput = () =>
+  z.object({
+    resultId: z.string().check(z.minLength(1), z.describe('The resultId of an earlier answer listed under Previous Results.'))
+  })
 
 export const readAgentResultTool = createTool({
   name: 'read_agent_result',

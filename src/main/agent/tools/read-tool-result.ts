@@ -1,10 +1,11 @@
 import * as z from '../../../shared/zod-mini'
 import { createTool, ToolError, type ToolResultRecord } from './create-tool'
 
-export const readToolResultInput = z.object({
-  resultId: z.string().check(z.minLength(1)),
-  callId: z.string().check(z.minLength(1), z.describe('The callId of a tool call listed in that result.'))
-})
+export const readToolResultInput = () =>
+  z.object({
+    resultId: z.string().check(z.minLength(1)),
+    callId: z.string().check(z.minLength(1), z.describe('The callId of a tool call listed in that result.'))
+  })
 
 export const readToolResultTool = createTool({
   name: 'read_tool_result',

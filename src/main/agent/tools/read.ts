@@ -2,9 +2,10 @@ import * as z from '../../../shared/zod-mini'
 import { createTool } from './create-tool'
 import { readVisibleText } from './project-files'
 
-export const readInput = z.object({
-  file_path: z.string().check(z.minLength(1), z.describe('Project-relative path of the file, e.g. databases/type=duckdb/…/columns.md'))
-})
+export const readInput = () =>
+  z.object({
+    file_path: z.string().check(z.minLength(1), z.describe('Project-relative path of the file, e.g. databases/type=duckdb/…/columns.md'))
+  })
 
 export interface ReadResult {
   path: string

@@ -5,9 +5,10 @@ import { startPatternWorker, type PatternSource } from './pattern-worker'
 import { cappedLines } from './project-files'
 import { errorMessage } from '../../../shared/error-message'
 
-export const searchInput = z.object({
-  pattern: z.string().check(z.minLength(1), z.maxLength(2_000), z.describe('Glob over project-relative paths, e.g. **/columns.md or docs/**/*.md'))
-})
+export const searchInput = () =>
+  z.object({
+    pattern: z.string().check(z.minLength(1), z.maxLength(2_000), z.describe('Glob over project-relative paths, e.g. **/columns.md or docs/**/*.md'))
+  })
 
 export interface SearchResult {
   pattern: string

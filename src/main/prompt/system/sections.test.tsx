@@ -193,7 +193,7 @@ describe('ChartRules and FormattingRules', () => {
 
   it('guides every chart_type display_chart accepts, one bullet each (#15)', () => {
     const text = renderToMarkdown(<ChartRules />)
-    for (const chartType of displayChartInput.shape.chart_type.options) expect(text).toMatch(new RegExp(`^\t- \`${chartType}\`: `, 'm'))
+    for (const chartType of displayChartInput().shape.chart_type.options) expect(text).toMatch(new RegExp(`^\t- \`${chartType}\`: `, 'm'))
     expect(text).toContain('\t- `scatter`: the relation between two numeric columns; set `x_axis_type` to "number".')
     expect(text).toContain('\t- `stacked_bar`: how parts make up each category\'s total; needs two or more series, so pivot the data in SQL to one column per part.')
   })
