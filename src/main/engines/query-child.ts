@@ -40,7 +40,7 @@ async function runJob(job: Extract<ChildRequest, { type: 'run' }>): Promise<void
 }
 
 process.on('message', (message: unknown) => {
-  const parsed = childRequestSchema.safeParse(message)
+  const parsed = childRequestSchema().safeParse(message)
   if (!parsed.success) return
   if (parsed.data.type === 'cancel') running.get(parsed.data.id)?.abort()
   else void runJob(parsed.data)

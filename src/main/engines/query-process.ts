@@ -70,7 +70,7 @@ export function createServerQueryHost(engine: string): ServerQueryHost {
     const child: RunningChild = { process: started, jobs: new Map(), stderr: '', gone: false }
     started.stderr?.on('data', (chunk: Buffer) => void (child.stderr = (child.stderr + chunk.toString('utf8')).slice(-8_000)))
     started.on('message', (message: unknown) => {
-      const reply = childReplySchema.safeParse(message)
+      const reply = childReplySchema().safeParse(message)
       if (!reply.success) return end(child, 'it sent an unreadable reply')
       child.jobs.get(reply.data.id)?.({ reply: reply.data })
     })

@@ -1,4 +1,5 @@
 import * as z from '../../shared/zod-mini'
+import { once } from '../../shared/once'
 import type { TrustedServer } from '../trust/server-trust'
 import type { QueryRequest, QueryResult } from './query-result'
 
@@ -12,43 +13,46 @@ export interface ServerRunner {
   close: () => void
 }
 
-const integer = z.number().check(z.int())
-const positiveInteger = z.number().check(z.int(), z.positive())
-const trustedServerSchema = z.object({ host: z.string(), port: integer, database: z.string(), user: z.string(), password: z.string() })
+// Made when a query first runs: a command that runs none (`glassbox prompt`) builds none of them.
+const integer = once(() => z.number().check(z.int()))
+const positiveInteger = once(() => z.number().check(z.int(), z.positive()))
 
-export const childRequestSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('run'),
-    id: integer,
-    engine: z.string(),
-    server: trustedServerSchema,
-    sql: z.string(),
-    keepRows: z.number().check(z.int(), z.nonnegative()),
-    maxBytes: positiveInteger,
-    maxCellChars: positiveInteger,
-    timeoutMs: z.number().check(z.positive())
-  }),
-  z.object({ type: z.literal('cancel'), id: integer })
-])
-export type ChildRequest = z.infer<typeof childRequestSchema>
+export const childRequestSchema = once(() =>
+  z.discriminatedUnion('type', [
+    z.object({
+      type: z.literal('run'),
+      id: integer(),
+      engine: z.string(),
+      server: z.object({ host: z.string(), port: integer(), database: z.string(), user: z.string(), password: z.string() }),
+      sql: z.string(),
+      keepRows: z.number().check(z.int(), z.nonnegative()),
+      maxBytes: positiveInteger(),
+      maxCellChars: positiveInteger(),
+      timeoutMs: z.number().check(z.positive())
+    }),
+    z.object({ type: z.literal('cancel'), id: integer() })
+  ])
+)
+export type ChildRequest = z.infer<ReturnType<typeof childRequestSchema>>
 
 /** How a query failed in the child: the app turns each kind back into the error the engines throw in-process. */
 export const failureKinds = ['timeout', 'cancelled', 'refused', 'error'] as const
 
-const cellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()])
-
-export const childReplySchema = z.discriminatedUnion('ok', [
-  z.object({
-    id: integer,
-    ok: z.literal(true),
-    columns: z.array(z.string()),
-    rows: z.array(z.array(cellSchema)),
-    totalRows: z.number().check(z.int(), z.nonnegative()),
-    truncatedAtBytes: z.nullable(z.number())
-  }),
-  z.object({ id: integer, ok: z.literal(false), kind: z.enum(failureKinds), message: z.string() })
-])
-export type ChildReply = z.infer<typeof childReplySchema>
+export const childReplySchema = once(() => {
+  const cell = z.union([z.string(), z.number(), z.boolean(), z.null()])
+  return z.discriminatedUnion('ok', [
+    z.object({
+      id: integer(),
+      ok: z.literal(true),
+      columns: z.array(z.string()),
+      rows: z.array(z.array(cell)),
+      totalRows: z.number().check(z.int(), z.nonnegative()),
+      truncatedAtBytes: z.nullable(z.number())
+    }),
+    z.object({ id: integer(), ok: z.literal(false), kind: z.enum(failureKinds), message: z.string() })
+  ])
+})
+export type ChildReply = z.infer<ReturnType<typeof childReplySchema>>
 
 /** A query process's JavaScript heap, in MB: past it V8 ends the process ("out of memory at 1.5 GB"). */
 export const QUERY_PROCESS_HEAP_MB = 1536

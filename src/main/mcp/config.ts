@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { relative } from 'node:path'
 import { readYaml } from '../project/yaml'
 import * as z from '../../shared/zod-mini'
+import { once } from '../../shared/once'
 import { blankTemplates, CONFIG_FILE } from '../project/config'
 import { readRegularFileSync } from '../project/regular-file'
 import { resolveInside } from '../project/safe-path'
@@ -45,16 +46,21 @@ export interface McpConfig {
   problems: string[]
 }
 
-const textMap = z.record(z.string(), z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String)))
-const serverEntry = z.union([
-  z.object({
-    command: z.string().check(z.minLength(1)),
-    args: z.optional(z.array(z.pipe(z.union([z.string(), z.number()]), z.transform(String)))),
-    env: z.optional(textMap)
-  }),
-  z.object({ url: z.string().check(z.minLength(1)), headers: z.optional(textMap) })
-])
-const mcpFile = z.object({ mcpServers: z.record(z.string(), z.unknown()) })
+// Made when a project first names an mcp.json: most name none.
+const schemas = once(() => {
+  const textMap = z.record(z.string(), z.pipe(z.union([z.string(), z.number(), z.boolean()]), z.transform(String)))
+  return {
+    serverEntry: z.union([
+      z.object({
+        command: z.string().check(z.minLength(1)),
+        args: z.optional(z.array(z.pipe(z.union([z.string(), z.number()]), z.transform(String)))),
+        env: z.optional(textMap)
+      }),
+      z.object({ url: z.string().check(z.minLength(1)), headers: z.optional(textMap) })
+    ]),
+    mcpFile: z.object({ mcpServers: z.record(z.string(), z.unknown()) })
+  }
+})
 
 /** Where nao_config.yaml says mcp.json is, or null (and a problem when that says something unusable). */
 export function mcpJsonPath(root: string, problems: string[]): string | null {
@@ -95,7 +101,7 @@ export function readMcpConfig(root: string): McpConfig {
   } catch (error) {
     return { file, servers: [], problems: [`${file} is not valid JSON: ${firstLine(error)}`] }
   }
-  const parsed = mcpFile.safeParse(document)
+  const parsed = schemas().mcpFile.safeParse(document)
   if (!parsed.success) return { file, servers: [], problems: [`${file}: expected {"mcpServers": {"name": {"command": …, "args": […], "env": {…}}}}`] }
   const servers: McpServerSpec[] = []
   for (const [name, raw] of Object.entries(parsed.data.mcpServers)) {
@@ -103,7 +109,7 @@ export function readMcpConfig(root: string): McpConfig {
       problems.push(`${file}: server "${name.slice(0, 40)}" skipped: a name is 1 to 30 letters, digits, _ or - (it prefixes its tools' names)`)
       continue
     }
-    const entry = serverEntry.safeParse(raw)
+    const entry = schemas().serverEntry.safeParse(raw)
     if (!entry.success) {
       problems.push(`${file}: server "${name}" skipped: it needs "command" (with optional "args" and "env") or "url"`)
       continue

@@ -1,4 +1,5 @@
 import * as z from '../../shared/zod-mini'
+import { once } from '../../shared/once'
 import type { RunDetail, RunRequestView, ToolCallView } from '../../shared/api'
 import type { PromptPreview } from '../../shared/prompt'
 import type { StoreContext } from './context'
@@ -53,8 +54,9 @@ export interface RunRecord {
   endedAt: string | null
 }
 
-const runStatus = z.enum(['running', 'done', 'failed', 'cancelled'])
-const toolArgs = z.record(z.string(), z.unknown())
+// Made when a run is first read: opening the store (as every command does) reads none.
+const runStatus = once(() => z.enum(['running', 'done', 'failed', 'cancelled']))
+const toolArgs = once(() => z.record(z.string(), z.unknown()))
 
 function toRun(value: unknown): RunRecord {
   const row = toRow(value)
@@ -66,7 +68,7 @@ function toRun(value: unknown): RunRecord {
     model: text(row, 'model'),
     endpoint: text(row, 'endpoint'),
     testMode: flag(row, 'test_mode'),
-    status: runStatus.parse(text(row, 'status')),
+    status: runStatus().parse(text(row, 'status')),
     stopReason: textOrNull(row, 'stop_reason'),
     error: textOrNull(row, 'error'),
     usage: inputTokens === null || outputTokens === null ? null : { inputTokens, outputTokens },
@@ -81,7 +83,7 @@ export function toToolCall(row: Row): ToolCallView {
   return {
     callId: text(row, 'call_id'),
     name: text(row, 'name'),
-    args: json(row, 'args_json', toolArgs),
+    args: json(row, 'args_json', toolArgs()),
     ok: flagOrNull(row, 'ok'),
     output: text(row, 'output'),
     ...(data === null ? {} : { data })

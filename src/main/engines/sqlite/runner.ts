@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import * as z from '../../../shared/zod-mini'
+import { once } from '../../../shared/once'
 import { QueryCancelledError, QueryTimeoutError, StatementRefusedError, toCell, type QueryRequest, type QueryResult } from '../query-result'
 import { resolveNativeBinding } from '../../store/native-binding'
 import { DEFAULT_MAX_CELL_CHARS, DEFAULT_MAX_RESULT_BYTES } from '../result-budget'
@@ -70,18 +71,21 @@ process.on('message', (job) => process.send(run(job)))
 process.on('disconnect', () => process.exit(0))
 `
 
-const childReplySchema = z.discriminatedUnion('ok', [
-  z.object({
-    id: z.number(),
-    ok: z.literal(true),
-    columns: z.array(z.string()),
-    rows: z.array(z.array(z.unknown())),
-    totalRows: z.number(),
-    truncatedAtBytes: z.nullable(z.number())
-  }),
-  z.object({ id: z.number(), ok: z.literal(false), refused: z.boolean(), message: z.string() })
-])
-type ChildReply = z.infer<typeof childReplySchema>
+// Made when the first answer comes back: a command that runs no query never builds it.
+const childReplySchema = once(() =>
+  z.discriminatedUnion('ok', [
+    z.object({
+      id: z.number(),
+      ok: z.literal(true),
+      columns: z.array(z.string()),
+      rows: z.array(z.array(z.unknown())),
+      totalRows: z.number(),
+      truncatedAtBytes: z.nullable(z.number())
+    }),
+    z.object({ id: z.number(), ok: z.literal(false), refused: z.boolean(), message: z.string() })
+  ])
+)
+type ChildReply = z.infer<ReturnType<typeof childReplySchema>>
 
 /** Where the child finds better-sqlite3, resolved when the first child starts. */
 let betterSqlitePath: string | null = null
@@ -130,7 +134,7 @@ export function createSqliteHost(): SqliteHost {
         if (stderr.length < 4_000) stderr += chunk.toString('utf8')
       }
       const onMessage = (message: unknown): void => {
-        const reply = childReplySchema.safeParse(message)
+        const reply = childReplySchema().safeParse(message)
         if (!reply.success) return finish(() => reject(new Error('The SQLite query process sent an unreadable reply.')))
         if (reply.data.id === id) finish(() => settleReply(reply.data))
       }
