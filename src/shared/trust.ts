@@ -1,44 +1,47 @@
 import * as z from './zod-mini'
+import { once } from './once'
 
 // What a project asks to do beyond its folder, as every process sees it: the main process decides and
 // stores approvals, the renderer shows the requests in the trust dialog and in settings.
 
-const names = z.array(z.string().check(z.maxLength(200))).check(z.maxLength(200))
+// Made when a stored approval is first read (most starts read none).
+export const trustRequestSchema = once(() => {
+  const names = z.array(z.string().check(z.maxLength(200))).check(z.maxLength(200))
+  return z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('server'),
+      /** The database entry's name (a label: not part of the fingerprint). */
+      name: z.string(),
+      engine: z.string(),
+      host: z.string(),
+      port: z.number(),
+      database: z.string(),
+      /** As written; an environment variable shows as `$NAME`. */
+      user: z.string(),
+      /** Environment variables whose values would be sent (user, password), sorted. */
+      variables: names
+    }),
+    z.object({
+      kind: z.literal('process'),
+      /** The MCP server's name in mcp.json (a label: not part of the fingerprint). */
+      name: z.string(),
+      command: z.string(),
+      args: z.array(z.string()),
+      /** `NAME=value` as mcp.json writes it, `${VAR}` unexpanded, sorted by name. */
+      env: z.array(z.string()),
+      /** The user's environment variables read into it (`${VAR}`), sorted. */
+      variables: names
+    }),
+    z.object({
+      kind: z.literal('remote-tools'),
+      name: z.string(),
+      url: z.string(),
+      variables: names
+    })
+  ])
+})
 
-export const trustRequestSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('server'),
-    /** The database entry's name (a label: not part of the fingerprint). */
-    name: z.string(),
-    engine: z.string(),
-    host: z.string(),
-    port: z.number(),
-    database: z.string(),
-    /** As written; an environment variable shows as `$NAME`. */
-    user: z.string(),
-    /** Environment variables whose values would be sent (user, password), sorted. */
-    variables: names
-  }),
-  z.object({
-    kind: z.literal('process'),
-    /** The MCP server's name in mcp.json (a label: not part of the fingerprint). */
-    name: z.string(),
-    command: z.string(),
-    args: z.array(z.string()),
-    /** `NAME=value` as mcp.json writes it, `${VAR}` unexpanded, sorted by name. */
-    env: z.array(z.string()),
-    /** The user's environment variables read into it (`${VAR}`), sorted. */
-    variables: names
-  }),
-  z.object({
-    kind: z.literal('remote-tools'),
-    name: z.string(),
-    url: z.string(),
-    variables: names
-  })
-])
-
-export type TrustRequest = z.infer<typeof trustRequestSchema>
+export type TrustRequest = z.infer<ReturnType<typeof trustRequestSchema>>
 
 /** A command line as a shell would need it typed: an argument with spaces or quotes is quoted. */
 export function commandLine(command: string, args: readonly string[]): string {

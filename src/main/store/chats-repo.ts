@@ -1,4 +1,5 @@
 import * as z from '../../shared/zod-mini'
+import { once } from '../../shared/once'
 import type { ChatDetail, ChatMessageView, ChatSummary, ChatVersionView, MessageFigures, ToolCallView } from '../../shared/api'
 import { DEFAULT_CHAT_TITLE, titleFrom } from '../../shared/chat-title'
 import type { StoreContext } from './context'
@@ -26,8 +27,9 @@ export interface MessageUpdate {
   status?: MessageStatus
 }
 
-const roleSchema = z.enum(['user', 'assistant'])
-const statusSchema = z.enum(['streaming', 'done', 'failed', 'cancelled'])
+// Made when a message is first read.
+const roleSchema = once(() => z.enum(['user', 'assistant']))
+const statusSchema = once(() => z.enum(['streaming', 'done', 'failed', 'cancelled']))
 
 /** The columns toSummary reads. */
 const SUMMARY_COLUMNS = 'id, title, channel, parent_chat_id, updated_at'
@@ -51,12 +53,12 @@ function toMessage(value: unknown): ChatMessageView {
   const figures = 'run_model' in row ? toFigures(row) : null
   return {
     id: text(row, 'id'),
-    role: roleSchema.parse(text(row, 'role')),
+    role: roleSchema().parse(text(row, 'role')),
     text: text(row, 'text'),
     ...(reasoning === null ? {} : { reasoning }),
     ...(runId === null ? {} : { runId }),
     createdAt: text(row, 'created_at'),
-    status: statusSchema.parse(text(row, 'status')),
+    status: statusSchema().parse(text(row, 'status')),
     ...(turnId === null ? {} : { turnId }),
     ...(figures === null ? {} : { figures })
   }

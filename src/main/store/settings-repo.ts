@@ -1,4 +1,5 @@
 import * as z from '../../shared/zod-mini'
+import { once } from '../../shared/once'
 import { SERVER_KINDS, type Settings } from '../../shared/api'
 import type { StoreContext } from './context'
 import type { ProjectsRepo } from './projects-repo'
@@ -26,18 +27,21 @@ export function defaultSettings(): Settings {
 }
 
 // A stored value that no longer fits its key (hand-edited, or from an older build) falls back to the default.
-const settingsSchema = z.partial(
-  z.object({
-    endpoint: z.nullable(z.string()),
-    endpoints: z.array(z.object({ preset: z.enum(SERVER_KINDS), url: z.string(), apiKey: z.optional(z.string()) })),
-    model: z.nullable(z.string()),
-    memoryModel: z.nullable(z.string()),
-    testMode: z.boolean(),
-    channel: z.nullable(z.string()),
-    timezone: z.string(),
-    memoryBudget: z.number().check(z.int(), z.minimum(0)),
-    contextWindow: z.nullable(z.number().check(z.int(), z.positive()))
-  })
+// Made when a stored setting is first read: a store nobody changed a setting in has none.
+const settingsSchema = once(() =>
+  z.partial(
+    z.object({
+      endpoint: z.nullable(z.string()),
+      endpoints: z.array(z.object({ preset: z.enum(SERVER_KINDS), url: z.string(), apiKey: z.optional(z.string()) })),
+      model: z.nullable(z.string()),
+      memoryModel: z.nullable(z.string()),
+      testMode: z.boolean(),
+      channel: z.nullable(z.string()),
+      timezone: z.string(),
+      memoryBudget: z.number().check(z.int(), z.minimum(0)),
+      contextWindow: z.nullable(z.number().check(z.int(), z.positive()))
+    })
+  )
 )
 
 export class SettingsRepo {
@@ -82,7 +86,7 @@ export class SettingsRepo {
       stored[text(row, 'key')] = JSON.parse(text(row, 'value_json'))
     }
     for (const [key, value] of Object.entries(stored)) {
-      const one = settingsSchema.safeParse({ [key]: value })
+      const one = settingsSchema().safeParse({ [key]: value })
       if (one.success) Object.assign(settings, one.data)
     }
     if (projectId !== null) settings.memoryEnabled = this.projects.get(projectId).memoryEnabled

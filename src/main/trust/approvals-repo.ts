@@ -53,7 +53,7 @@ export class TrustApprovalsRepo implements ApprovalStore {
     return rows.flatMap((value) => {
       const row = toRow(value)
       // A row this version cannot read is left out rather than failing the whole list.
-      const request = trustRequestSchema.safeParse(safeJson(text(row, 'request_json')))
+      const request = trustRequestSchema().safeParse(safeJson(text(row, 'request_json')))
       return request.success ? [{ fingerprint: text(row, 'fingerprint'), request: request.data, approvedAt: text(row, 'approved_at') }] : []
     })
   }
