@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs'
 import { relative } from 'node:path'
-import { readYaml } from '../project/yaml'
 import * as z from '../../shared/zod-mini'
 import { once } from '../../shared/once'
-import { blankTemplates, CONFIG_FILE } from '../project/config'
+import { CONFIG_FILE, configDocument } from '../project/config'
 import { readRegularFileSync } from '../project/regular-file'
 import { resolveInside } from '../project/safe-path'
 import { errorMessage } from '../../shared/error-message'
@@ -67,7 +66,7 @@ export function mcpJsonPath(root: string, problems: string[]): string | null {
   if (!existsSync(resolveSafe(root, CONFIG_FILE) ?? '')) return null
   let document: unknown
   try {
-    document = readYaml(blankTemplates(readRegularFileSync(resolveInside(root, CONFIG_FILE), MAX_MCP_JSON_BYTES).toString('utf8')))
+    document = configDocument(readRegularFileSync(resolveInside(root, CONFIG_FILE), MAX_MCP_JSON_BYTES).toString('utf8'))
   } catch {
     return null // nao_config.yaml's own diagnostics say what is wrong with it.
   }

@@ -2,13 +2,23 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { NAO_LAYOUT } from '../../../test/support/fixtures'
-import { blankTemplates, parseConfig, resolveDatabases } from './config'
+import { blankTemplates, configDocument, parseConfig, resolveDatabases } from './config'
 
 describe('blankTemplates', () => {
   it('replaces expressions bare and quoted, and drops statements and comments', () => {
     expect(blankTemplates(`a: {{ env('X') }}\nb: "{{ env('Y') }}"\n{% if x %}\n{# note #}c: 1`)).toBe(
       'a: __template__\nb: "__template__"\n\nc: 1'
     )
+  })
+})
+
+describe('configDocument', () => {
+  it('parses one text once, into a document frozen throughout, as its readers share it', () => {
+    const text = `project_name: shared-${Math.random()}\ndatabases:\n- name: shop\n  type: duckdb\n`
+    const document = configDocument(text) as { databases: Array<{ name: string }> }
+    expect(configDocument(text)).toBe(document)
+    expect(() => (document.databases[0].name = 'changed')).toThrow(TypeError)
+    expect(configDocument(`${text}# edited\n`)).not.toBe(document)
   })
 })
 

@@ -59,13 +59,35 @@ export function blankTemplates(text: string): string {
     .replace(/\{#[\s\S]*?#\}/g, '')
 }
 
+/** The last config text parsed and its document, frozen: the project and its MCP servers read the same file. */
+let lastDocument: { text: string; document: unknown } | null = null
+
+/**
+ * The YAML document of a nao_config.yaml text, as every reader of the file takes it (templates blanked, a server's
+ * `{{ env('…') }}` marked); the same text is parsed once. Frozen, as its readers share it. Throws YamlError.
+ */
+export function configDocument(text: string): unknown {
+  if (lastDocument?.text === text) return lastDocument.document
+  const document = deepFreeze(readYaml(blankTemplates(markEnvReferences(text))))
+  lastDocument = { text, document }
+  return document
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}
+
 /** Parses the config text. Database paths stay as written; see resolveDatabases. */
 export function parseConfig(text: string): ProjectConfig {
   const diagnostics: Diagnostic[] = []
   const problem = (message: string): void => void diagnostics.push({ file: CONFIG_FILE, problem: message })
   let document: unknown
   try {
-    document = readYaml(blankTemplates(markEnvReferences(text)))
+    document = configDocument(text)
   } catch (error) {
     problem(`is not valid YAML (${firstLine(error)}); its settings are ignored`)
     return { projectName: null, databases: [], diagnostics }
