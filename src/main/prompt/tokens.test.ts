@@ -1,7 +1,12 @@
-import { createHash } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { createHash, hash } from 'node:crypto'
+import { describe, expect, it, vi } from 'vitest'
 import { countTokens as countBpeTokens } from 'gpt-tokenizer'
 import { countTokens, keepTokenCountsIn, type TokenCountMemory } from './tokens'
+
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:crypto')>()
+  return { ...actual, hash: vi.fn(actual.hash) }
+})
 
 describe('countTokens', () => {
   it('counts nothing for empty text', () => {
@@ -16,6 +21,15 @@ describe('countTokens', () => {
   it('gives the same count for the same long text (served from the cache by content hash)', () => {
     const text = 'SELECT SUM(amount) FROM orders; '.repeat(5000)
     expect(countTokens(text)).toBe(countTokens(text.slice(0)))
+  })
+
+  it('does not hash a long text again when it is counted again (a system prompt, every pass and preview)', () => {
+    const text = `A long text no other test counts: ${Math.random()} `.repeat(100)
+    vi.mocked(hash).mockClear()
+    const tokens = countTokens(text)
+    expect(countTokens(text)).toBe(tokens)
+    expect(countTokens(`${text}`)).toBe(tokens)
+    expect(hash).toHaveBeenCalledTimes(1)
   })
 })
 

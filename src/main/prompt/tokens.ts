@@ -21,6 +21,22 @@ function digestOf(text: string): string {
   return hash('sha1', text, 'base64')
 }
 
+/**
+ * The last few long texts digested, with their digests. A prompt's whole system text (250 KB on a big project)
+ * is counted by each pass of the budget fitter and by every preview, the same string each time; comparing it
+ * (`===`: the same object at once, another one by length first) costs far less than hashing it again.
+ */
+const RECENT_DIGESTS = 4
+const recentDigests: Array<{ text: string; digest: string }> = []
+
+function digestOfLong(text: string): string {
+  for (const recent of recentDigests) if (recent.text === text) return recent.digest
+  const digest = digestOf(text)
+  recentDigests.unshift({ text, digest })
+  if (recentDigests.length > RECENT_DIGESTS) recentDigests.pop()
+  return digest
+}
+
 /** Counts kept between processes (the store's), asked before the tokenizer and told every count it makes. */
 export interface TokenCountMemory {
   get(key: string): number | undefined
@@ -53,7 +69,7 @@ export function countTokensBy(text: string, scheme: string, count: (text: string
   if (text.length === 0) return 0
   // Short texts are their own key; long ones are keyed by a content hash so the cache stays small. The store's
   // memory is keyed by the hash of every text, taken once.
-  const digest = text.length <= SHORT_TEXT ? null : digestOf(text)
+  const digest = text.length <= SHORT_TEXT ? null : digestOfLong(text)
   const key = scheme + (digest === null ? text : 'sha1:' + digest)
   const hit = cache.get(key)
   if (hit !== undefined) return hit
