@@ -1,4 +1,5 @@
 import * as z from '../../shared/zod-mini'
+import { once } from '../../shared/once'
 import { isLoopbackUrl, kindOf, SERVER_PRESETS, serverOrigin, type ServerKind, type ServerPreset } from './endpoints'
 import { modelFetch } from './model-fetch'
 import { net } from '../lazy-builtin'
@@ -42,10 +43,6 @@ const DEFAULT_TIMEOUT_MS = 1_500
 /** Ollama's num_ctx when a model sets none (recent Ollama versions; older ones used 2048). */
 export const OLLAMA_DEFAULT_NUM_CTX = 4096
 
-// Made on the first answer to check: most starts (a prompt with no server running) never get one, and
-// building them is a millisecond of a cold start.
-let schemas: ReturnType<typeof responseSchemas> | null = null
-
 function responseSchemas() {
   const positiveInteger = z.number().check(z.int(), z.positive())
   return {
@@ -85,9 +82,9 @@ function responseSchemas() {
   }
 }
 
-function schemasOf(): ReturnType<typeof responseSchemas> {
-  return (schemas ??= responseSchemas())
-}
+// Made on the first answer to check: most starts (a prompt with no server running) never get one, and
+// building them is a millisecond of a cold start.
+const schemasOf = once(responseSchemas)
 
 /** Probes the preset addresses in parallel and returns the servers that answered GET /v1/models. */
 export async function detectServers(options: DiscoveryOptions & { presets?: readonly ServerPreset[] } = {}): Promise<DetectedServer[]> {

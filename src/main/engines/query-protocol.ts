@@ -14,8 +14,8 @@ export interface ServerRunner {
 }
 
 // Made when a query first runs: a command that runs none (`glassbox prompt`) builds none of them.
-const integer = once(() => z.number().check(z.int()))
-const positiveInteger = once(() => z.number().check(z.int(), z.positive()))
+const integer = () => z.number().check(z.int())
+const positiveInteger = () => z.number().check(z.int(), z.positive())
 
 export const childRequestSchema = once(() =>
   z.discriminatedUnion('type', [

@@ -1,4 +1,5 @@
 import * as z from '../../shared/zod-mini'
+import { once } from '../../shared/once'
 import type { PromptPreview } from '../../shared/prompt'
 
 // Prompt snapshots are stored as JSON and read back into the inspector; these schemas check the stored shape
@@ -61,12 +62,8 @@ function previewParts() {
   }
 }
 
-let parts: PreviewParts | null = null
-
 /** The schemas of a stored prompt preview's parts (the messages, sections, memory, diagnostics and budget). */
-export function promptPreviewParts(): PreviewParts {
-  return (parts ??= previewParts())
-}
+export const promptPreviewParts: () => PreviewParts = once(previewParts)
 
 type PreviewParts = ReturnType<typeof previewParts>
 type PartOf<K extends keyof PreviewParts> = z.infer<PreviewParts[K]>
