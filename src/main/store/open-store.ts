@@ -134,6 +134,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
         // A cache: counting again later is all a lost write costs.
         console.error(`[store] token counts not saved: ${error instanceof Error ? error.message : String(error)}`)
       }
+      context.endBurst()
       db.close()
     }
   }
