@@ -166,7 +166,12 @@ function sectionTokens(inner: Chunk): LazyCount {
 }
 
 // Memo results by `on` object, then by the child's component; copies go out, as chunks are moved in place.
-const memoCache = new WeakMap<object, Map<Component<never>, Chunk>>()
+const memoCache = new WeakMap<object, Map<Component<never>, StoredChunk>>()
+
+interface StoredChunk extends Chunk {
+  /** Whether its text was flattened (at its first reuse). */
+  flat: boolean
+}
 
 function renderMemo(node: MemoNode, separator: string, path: PathStep | null): Chunk {
   let byComponent = memoCache.get(node.on)
@@ -177,22 +182,25 @@ function renderMemo(node: MemoNode, separator: string, path: PathStep | null): C
   let stored = byComponent.get(node.child.type)
   if (!stored) {
     const chunk = renderNode(node.child, separator, path)
-    stored = { text: flatten(chunk.text), sections: chunk.sections.map(copySection) }
+    stored = { text: chunk.text, sections: chunk.sections.map(copySection), flat: false }
     byComponent.set(node.child.type, stored)
+  } else if (!stored.flat) {
+    flatten(stored.text)
+    stored.flat = true
   }
   return { text: stored.text, sections: stored.sections.map(copySection) }
 }
 
 // Joined text is a tree of string pieces; flattening a reused one once saves walking its thousands of pieces
-// again every time it is inserted. Taking a substring makes V8 flatten the joined string in place, so the
-// same string object, which a section's pending token count also holds, is flat for every reader: a 200 KB
-// RULES.md is copied once, not once here and again when it is counted.
+// again every time it is inserted. Not before its first reuse: the prompt asked for after an open or an edit
+// then copies a 200 KB RULES.md once, into its own text, where flattening when made copied it twice (the count,
+// when read, flattens it in any case). Taking a substring makes V8 flatten the joined string in place, so the
+// same string object, which a section's pending token count also holds, is flat for every reader.
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- written, never read: the write is the point
 let lastFlattened = ''
-function flatten(text: string): string {
+function flatten(text: string): void {
   // Kept (its first character only), so the substring is not optimised away.
   lastFlattened = text.slice(0, 1)
-  return text
 }
 
 function copySection(section: RenderedSection): RenderedSection {
