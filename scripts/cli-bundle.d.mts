@@ -8,3 +8,4 @@ export declare function asciiOnly(code: string): string
 export declare function routeDynamicImports(code: string): string
 export declare function staleReason(outDir?: string, root?: string): string | null
 export declare function builtEntry(name: 'cli' | 'web', log?: (line: string) => void): Promise<string>
+export declare function packageOf(input: string): string | null

@@ -119,8 +119,8 @@ export async function buildCli() {
 }
 
 /** The package a bundled file belongs to (`@scope/name` or `name`, after the last node_modules/), or null for a source of ours. */
-function packageOf(input) {
-  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input.slice(input.lastIndexOf('node_modules/')))
+export function packageOf(input) {
+  const match = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input.slice(input.lastIndexOf('node_modules/')))
   return match ? match[1] : null
 }
 

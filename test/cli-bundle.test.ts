@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { copyProject, makeTempDir, NAO_LAYOUT, REPO_ROOT } from './support/fixtures'
 import { startScriptedServer } from './support/scripted-openai-server'
-import { asciiOnly, LAZY_PACKAGES, routeDynamicImports, staleReason } from '../scripts/cli-bundle.mjs'
+import { asciiOnly, LAZY_PACKAGES, packageOf, routeDynamicImports, staleReason } from '../scripts/cli-bundle.mjs'
 
 // The `glassbox` bin and `npm run web` run esbuild's bundle in out/cli: no TypeScript compiler at run time,
 // rebuilt when a source is newer, heavy packages loaded only by the commands that use them.
@@ -147,11 +147,9 @@ describe('the code `glassbox prompt` loads', () => {
     return [...files, ...lines.flatMap((line) => /(node_modules\/\S+)$/.exec(line)?.[1] ?? [])]
   }
 
-  const packageOf = (file: string): string => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file.slice(file.lastIndexOf('node_modules/')))?.[1] ?? file
-
   it("leaves out what only other commands use: the MCP SDK, its JSON-schema validator, gray-matter's js-yaml 3 and esprima, the YAML writer, the Handlebars compiler, zod locales", () => {
     const files = packageFilesLoaded(['prompt', '--project', 'resources/sample-project', '--json'])
-    const loaded = new Set(files.map(packageOf))
+    const loaded = new Set(files.map((file) => packageOf(file) ?? file))
     // What a prompt needs is there (the check can see bundled packages at all): js-yaml 4 reads YAML.
     expect(loaded).toContain('gray-matter')
     expect(loaded).toContain('js-yaml')
