@@ -7,5 +7,7 @@ export declare const LAZY_PACKAGES: readonly string[]
 export declare function asciiOnly(code: string): string
 export declare function routeDynamicImports(code: string): string
 export declare function staleReason(outDir?: string, root?: string): string | null
+export declare function wrapScript(code: string): string
+export declare function loadWithCodeCache(file: string): { exports: Record<string, unknown>; cacheAccepted: boolean; saveCache(): void }
 export declare function builtEntry(name: 'cli' | 'web', log?: (line: string) => void): Promise<string>
 export declare function packageOf(input: string): string | null

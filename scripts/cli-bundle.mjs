@@ -11,7 +11,7 @@ import start from './cli-start.cjs'
 // bundled (its 14 files took 5–8 ms to compile on every start) and its .node file is loaded by path: the
 // store always names it (src/main/store/native-binding.ts).
 
-export const { ROOT, OUT_DIR, CACHED_ENTRY, staleReason } = start
+export const { ROOT, OUT_DIR, CACHED_ENTRY, staleReason, loadWithCodeCache, wrapScript } = start
 const { INFO_FILE } = start
 // query-child: the process server queries run in (src/main/engines/query-process.ts forks it from here).
 const ENTRIES = { cli: 'src/main/cli.ts', web: 'src/main/web/start.ts', 'query-child': 'src/main/engines/query-child.ts' }
@@ -38,7 +38,7 @@ const substitutes = {
 }
 
 /** Files that change the bundle without being one of its inputs. */
-const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs']
+const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs', 'scripts/cli-start.cjs']
 
 /** Builds out/cli/ from the sources; the new folder replaces the old one only once complete. */
 export async function buildCli() {
@@ -95,7 +95,7 @@ export async function buildCli() {
     minifySyntax: true
   })
   const cachedEntry = join(temp, CACHED_ENTRY)
-  writeFileSync(cachedEntry, asciiOnly(routeDynamicImports(readFileSync(cachedEntry, 'utf8'))), 'latin1')
+  writeFileSync(cachedEntry, wrapScript(asciiOnly(routeDynamicImports(readFileSync(cachedEntry, 'utf8')))), 'latin1')
   // The bundled packages' own files are not listed: installing other versions changes package-lock.json.
   const inputs = [
     ...Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules/')),

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { copyProject, makeTempDir, NAO_LAYOUT, REPO_ROOT } from './support/fixtures'
 import { startScriptedServer } from './support/scripted-openai-server'
-import { asciiOnly, LAZY_PACKAGES, packageOf, routeDynamicImports, staleReason } from '../scripts/cli-bundle.mjs'
+import { asciiOnly, LAZY_PACKAGES, loadWithCodeCache, packageOf, routeDynamicImports, staleReason, wrapScript } from '../scripts/cli-bundle.mjs'
 
 // The `glassbox` bin and `npm run web` run esbuild's bundle in out/cli: no TypeScript compiler at run time,
 // rebuilt when a source is newer, heavy packages loaded only by the commands that use them.
@@ -195,6 +195,22 @@ describe('the code cache `glassbox prompt` runs with', () => {
     expect(run()).toEqual({ stdout: expected, cache: 'code cache not used' })
     expect(run()).toEqual({ stdout: expected, cache: 'code cache accepted' })
   }, 120_000)
+})
+
+describe('the CommonJS script as the build wraps it', () => {
+  it('runs as a module with the lines of the bundle, and a script not wrapped is refused with how to rebuild', () => {
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    const wrapped = join(temp.dir, 'wrapped.cjs')
+    writeFileSync(wrapped, wrapScript('#!/usr/bin/env node\n"use strict";\nexports.line = () => new Error("here").stack\nexports.name = __filename'), 'latin1')
+    const { exports } = loadWithCodeCache(wrapped)
+    expect(exports.name).toBe(wrapped)
+    // Line 3 of the bundle esbuild wrote, shebang line included.
+    expect((exports.line as () => string)()).toContain(`${wrapped}:3:`)
+    const bare = join(temp.dir, 'bare.cjs')
+    writeFileSync(bare, '"use strict";\nexports.line = 1\n')
+    expect(() => loadWithCodeCache(bare)).toThrow(`${bare} is not a script the build wrapped: run \`npm run build:cli\``)
+  })
 })
 
 describe('the values derived from the code alone, kept beside the bundle', () => {
