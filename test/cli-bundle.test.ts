@@ -1,5 +1,5 @@
 import { execFile, spawn, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -198,15 +198,21 @@ describe('the code cache `glassbox prompt` runs with', () => {
 })
 
 describe('the CommonJS script as the build wraps it', () => {
-  it('runs as a module with the lines of the bundle, and a script not wrapped is refused with how to rebuild', () => {
+  it('runs as a module with the lines of the bundle, from its code cache too, and a script not wrapped is refused with how to rebuild', () => {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
     const wrapped = join(temp.dir, 'wrapped.cjs')
     writeFileSync(wrapped, wrapScript('#!/usr/bin/env node\n"use strict";\nexports.line = () => new Error("here").stack\nexports.name = __filename'), 'latin1')
-    const { exports } = loadWithCodeCache(wrapped)
-    expect(exports.name).toBe(wrapped)
+    const first = loadWithCodeCache(wrapped)
+    expect(first.exports.name).toBe(wrapped)
     // Line 3 of the bundle esbuild wrote, shebang line included.
-    expect((exports.line as () => string)()).toContain(`${wrapped}:3:`)
+    expect((first.exports.line as () => string)()).toContain(`${wrapped}:3:`)
+    first.saveCache()
+    // A cache bigger than its script (this one) is read into memory of its own, not the script's buffer.
+    expect(statSync(`${wrapped}.v8cache`).size).toBeGreaterThan(statSync(wrapped).size)
+    const second = loadWithCodeCache(wrapped)
+    expect(second.cacheAccepted).toBe(true)
+    expect((second.exports.line as () => string)()).toContain(`${wrapped}:3:`)
     const bare = join(temp.dir, 'bare.cjs')
     writeFileSync(bare, '"use strict";\nexports.line = 1\n')
     expect(() => loadWithCodeCache(bare)).toThrow(`${bare} is not a script the build wrapped: run \`npm run build:cli\``)
