@@ -65,7 +65,7 @@ function loadWithCodeCache(file) {
   const cacheFile = `${file}.v8cache`
   // The script's bytes are garbage once decoded, so the cache is read into the same memory: the pages of one
   // megabyte buffer are touched once, not two buffers' (each first touch of a page is a fault, ~14 µs on a VM).
-  const bytes = readWhole(file, Buffer.allocUnsafeSlow(0))
+  const bytes = readWhole(file)
   // The bundle is ASCII (scripts/cli-bundle.mjs writes it so), and Latin-1 reads it several times faster than
   // UTF-8. It is read as the build wrapped it (wrapScript), so V8 compiles the string read, not a copy joined.
   const wrapped = bytes.toString('latin1')
@@ -91,12 +91,12 @@ function loadWithCodeCache(file) {
   }
 }
 
-/** The whole of the file at `path`, read into `buffer` when it is big enough (the bytes returned share its memory). */
-function readWhole(path, buffer) {
+/** The whole of the file at `path`, read into `reuse` when given and big enough (the bytes returned share its memory). */
+function readWhole(path, reuse) {
   const fd = openSync(path, 'r')
   try {
     const size = fstatSync(fd).size
-    const into = buffer.length >= size ? buffer : Buffer.allocUnsafeSlow(size)
+    const into = reuse !== undefined && reuse.length >= size ? reuse : Buffer.allocUnsafeSlow(size)
     let length = 0
     while (length < size) {
       const read = readSync(fd, into, length, size - length, null)
