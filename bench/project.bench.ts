@@ -39,6 +39,12 @@ import { measure, summarise, withFloor, type Figure } from './harness'
 //   counts read.
 // - system-prompt/large-after-memory-change: the first prompt after the memories changed (same snapshot, a
 //   new memory each time), as after every answer.
+// - watch/initial-scan: from the open to the watcher being up (its initial scan of the whole tree, and the
+//   rescan after it), each sample a new open in this process; watch/main-thread-lag-during-initial-scan: in each
+//   of those, the longest a 5 ms timer on the main thread was late (what an IPC message, an HTTP request or a
+//   prompt would have waited); watch/prompt-during-initial-scan: a prompt asked for (freshSnapshot and the
+//   assembly, every section counted) SCAN_PROMPT_AFTER_MS after the open, with asked_during_scan saying in how
+//   many samples the scan was still running then.
 
 const CHANGE_TIMEOUT_MS = 30_000
 
@@ -58,6 +64,7 @@ export async function* figures(): AsyncGenerator<Figure> {
     yield await changeToPrompt(root)
     yield* await promptRightAfterChange(root)
     yield* await changedPaths(root, floor)
+    yield* await duringInitialScan(root)
     yield* await openToFirstPrompt(root)
   } finally {
     temp.cleanup()
@@ -100,6 +107,48 @@ async function changeToPrompt(root: string): Promise<Figure> {
   } finally {
     await model.close()
   }
+}
+
+const SCAN_SAMPLES = 7
+const SCAN_PROMPT_AFTER_MS = 100
+const LAG_TIMER_MS = 5
+
+async function duringInitialScan(root: string): Promise<Figure[]> {
+  const scans: number[] = []
+  const lags: number[] = []
+  const prompts: number[] = []
+  let askedDuringScan = 0
+  for (let index = 0; index < SCAN_SAMPLES; index++) {
+    await settle()
+    let maxLag = 0
+    let last = performance.now()
+    const lagTimer = setInterval(() => {
+      const now = performance.now()
+      maxLag = Math.max(maxLag, now - last - LAG_TIMER_MS)
+      last = now
+    }, LAG_TIMER_MS)
+    const start = performance.now()
+    const model = await openProject(root)
+    let scanning = true
+    const watching = model.whenWatching().then(() => {
+      scanning = false
+      scans.push(performance.now() - start)
+    })
+    try {
+      await new Promise((resolve) => setTimeout(resolve, SCAN_PROMPT_AFTER_MS))
+      if (scanning) askedDuringScan++
+      const asked = performance.now()
+      assemble(await model.freshSnapshot())
+      prompts.push(performance.now() - asked)
+      await watching
+      lags.push(maxLag)
+    } finally {
+      clearInterval(lagTimer)
+      await model.close()
+    }
+  }
+  const prompt: Figure & { asked_during_scan: number } = { ...summarise('watch/prompt-during-initial-scan', prompts), asked_during_scan: askedDuringScan }
+  return [summarise('watch/initial-scan', scans), summarise('watch/main-thread-lag-during-initial-scan', lags), prompt]
 }
 
 const run = promisify(execFile)

@@ -1,4 +1,3 @@
-import type { FSWatcher } from 'chokidar'
 import { realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildSnapshot, createCaches, emptySnapshot, type SnapshotCaches } from './build'
@@ -10,13 +9,14 @@ import { toProjectPath } from './safe-path'
 import { DATABASES_FOLDER } from './databases'
 import { walkForFirstPrompt } from './first-tree'
 import { refreshPaths, walkProject, type ProjectTree } from './tree'
+import { startTreeWatcher, type TreeWatcher } from './tree-watcher'
 import type { ProjectSnapshot } from './types'
-import { ALWAYS_HIDDEN_FOLDERS } from './visibility'
 import { errorMessage } from '../../shared/error-message'
 
-// Keeps a ProjectSnapshot current while the project is open: chokidar reports changes, the batcher groups
-// them, and each batch patches the tree and rebuilds the snapshot from cached parsed files. The folder
-// vanishing (deleted, renamed) keeps the last good snapshot with a diagnostic until it comes back.
+// Keeps a ProjectSnapshot current while the project is open: the tree watcher (chokidar, in a worker thread)
+// reports changes, the batcher groups them, and each batch patches the tree and rebuilds the snapshot from
+// cached parsed files. The folder vanishing (deleted, renamed) keeps the last good snapshot with a diagnostic
+// until it comes back.
 
 export interface ProjectModel {
   snapshot(): ProjectSnapshot
@@ -74,7 +74,7 @@ class WatchedProject implements WatchedProjectModel {
   private current: ProjectSnapshot
   private tree: ProjectTree = new Map()
   private caches: SnapshotCaches
-  private watcher: FSWatcher | null = null
+  private watcher: TreeWatcher | null = null
   private gone = false
   private watching: Promise<void> = Promise.resolve()
   /** Settles a watcher start-up that close() cut short, so whenWatching() never hangs. */
@@ -168,31 +168,22 @@ class WatchedProject implements WatchedProjectModel {
 
   private async startWatcher(): Promise<void> {
     // Once the caller has what it opened the project for (its first prompt, say): the prompt folders' watches
-    // and the rescan once chokidar is ready cover the moment in between. Loaded here, not with the module: a
-    // one-shot command reads the project without watching it.
+    // and the rescan once the watcher is ready cover the moment in between. A one-shot command reads the
+    // project without watching it.
     await new Promise((resolve) => setImmediate(resolve))
-    const { watch } = await import('chokidar')
     if (this.closed) return
-    const watcher = watch(this.root, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      // Batching already absorbs an editor's delete-then-write save; no need for chokidar's 100 ms hold.
-      atomic: false,
-      // Folders only. A folder's own watch reports every change to the files in it (the 'raw' events
-      // below); a watch per file would cost a handle and a stat each, seconds on a 15,000-file project.
-      ignored: (path, stats) => isAlwaysHidden(toProjectPath(this.root, path)) || (stats !== undefined && !stats.isDirectory())
+    const watcher = startTreeWatcher(this.root, {
+      onPath: (path) => this.batcher.add(toProjectPath(this.root, path)),
+      onRaw: (folder, name) => {
+        if (folder === null) return this.batcher.requestFull()
+        this.batcher.add(toProjectPath(this.root, name ? join(folder, name) : folder))
+      },
+      onError: () => this.batcher.requestFull()
     })
-    watcher.on('all', (_event, path) => this.batcher.add(toProjectPath(this.root, path)))
-    watcher.on('raw', (_event, name, details) => {
-      const folder = watchedPathOf(details)
-      if (folder === null) return this.batcher.requestFull()
-      this.batcher.add(toProjectPath(this.root, name ? join(folder, name) : folder))
-    })
-    watcher.on('error', () => this.batcher.requestFull())
     this.watcher = watcher
     await new Promise<void>((resolve) => {
       this.abandonStart = resolve
-      watcher.once('ready', () => resolve())
+      void watcher.ready.then(resolve)
     })
   }
 
@@ -312,14 +303,4 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 function identityOf(path: string): string | null {
   const info = statSync(path, { throwIfNoEntry: false })
   return info?.isDirectory() ? `${info.dev}:${info.ino}` : null
-}
-
-/** The folder a raw fs.watch event came from, as chokidar passes it. */
-function watchedPathOf(details: unknown): string | null {
-  if (typeof details !== 'object' || details === null || !('watchedPath' in details)) return null
-  return typeof details.watchedPath === 'string' ? details.watchedPath : null
-}
-
-function isAlwaysHidden(relPath: string): boolean {
-  return relPath.split('/').some((segment) => ALWAYS_HIDDEN_FOLDERS.includes(segment))
 }
