@@ -6,8 +6,8 @@ import { overrideSlotOf, parseOverride, PROMPTS_FOLDER } from './overrides'
 import { ParsedFileCache, type Loaded, type Parsed } from './parse-cache'
 import { FolderRealPaths, TEXT_LIMITS } from './read-text'
 import { parseSkill, SKILLS_FOLDER } from './skills'
-import { timeSlicer } from './time-slice'
-import type { ProjectTree, TreeEntry } from './tree'
+import { timeSlicer, type TimeSlice } from './time-slice'
+import { forEachEntrySliced, type ProjectTree, type TreeEntry } from './tree'
 import type { ProjectFile, ProjectSnapshot, Skill } from './types'
 import { NO_PATTERNS, parseIgnorePatterns, visibilityFor } from './visibility'
 
@@ -98,7 +98,7 @@ export async function buildSnapshot(
     if (loaded) diagnostics.push(...loaded.diagnostics)
     return loaded?.value ?? null
   }
-  const listed = listedReusing(tree, caches, changed)
+  const listed = await listedReusing(tree, caches, changed, slice)
   const skillPaths = listed[SKILLS_FOLDER]
   const overridePaths = listed[PROMPTS_FOLDER].filter((path) => overrideSlotOf(path) !== null && isReadableEntry(tree.get(path)))
   // One file after another: the reads are synchronous and short, and slicing keeps the process answering.
@@ -128,13 +128,14 @@ export async function buildSnapshot(
   }
   caches.overrides.retain(new Set(overridePaths))
 
-  const layout = caches.layout && changed && !touchesDatabases(changed) ? caches.layout : readDatabaseLayout(tree)
+  const layout = caches.layout && changed && !touchesDatabases(changed) ? caches.layout : await readDatabaseLayout(tree, slice)
   caches.layout = layout
   diagnostics.push(...layout.diagnostics)
   const databases = resolveDatabases(root, config?.databases ?? [])
   diagnostics.push(...databases.diagnostics)
   const patterns = ignorePatterns ?? NO_PATTERNS
-  diagnostics.push(...symlinkProblems(tree, linksReusing(tree, caches, changed), patterns, new Set(diagnostics.map((diagnostic) => diagnostic.file))))
+  const links = await linksReusing(tree, caches, changed, slice)
+  diagnostics.push(...symlinkProblems(tree, links, patterns, new Set(diagnostics.map((diagnostic) => diagnostic.file))))
   const snapshot: Omit<ProjectSnapshot, 'files'> = {
     root,
     name: config?.projectName ?? basename(root),
@@ -150,8 +151,8 @@ export async function buildSnapshot(
     diagnostics: sortDiagnostics(diagnostics),
     version
   }
-  const listFiles = () => visibleFilesReusing(tree, patterns, caches, changed)
-  return options.filesOnFirstRead ? withFilesOnFirstRead(snapshot, listFiles) : { ...snapshot, files: listFiles() }
+  if (options.filesOnFirstRead) return withFilesOnFirstRead(snapshot, () => visibleFilesReusing(tree, patterns, caches, changed))
+  return { ...snapshot, files: await visibleFilesReusing(tree, patterns, caches, changed, slice) }
 }
 
 export interface BuildOptions {
@@ -264,10 +265,10 @@ function parseRules(relPath: string, text: string): Parsed<ProjectFile | null> {
 // After an edit or a new file, the lists of the last snapshot are patched rather than made again: making them
 // is a pass over every path of the tree (~20,000 on a synced warehouse), and a prompt may be waiting.
 
-/** LISTED_FOLDERS' files, patched from the last lists when `changed` names only files, else listed again. */
-function listedReusing(tree: ProjectTree, caches: SnapshotCaches, changed: ReadonlySet<string> | null): Listed {
+/** LISTED_FOLDERS' files, patched from the last lists when `changed` names only files, else listed again (in time slices). */
+async function listedReusing(tree: ProjectTree, caches: SnapshotCaches, changed: ReadonlySet<string> | null, slice: TimeSlice): Promise<Listed> {
   const patched = caches.listed && changed ? patchedListing(caches.listed, tree, changed) : null
-  caches.listed = patched ?? pathsIn(tree, LISTED_FOLDERS)
+  caches.listed = patched ?? (await pathsIn(tree, LISTED_FOLDERS, slice))
   return caches.listed
 }
 
@@ -293,11 +294,13 @@ function patchedListing(last: Listed, tree: ProjectTree, changed: ReadonlySet<st
 }
 
 /** The tree's symlinks, patched from the last list unless a folder changed (its walk may have brought new ones). */
-function linksReusing(tree: ProjectTree, caches: SnapshotCaches, changed: ReadonlySet<string> | null): string[] {
+async function linksReusing(tree: ProjectTree, caches: SnapshotCaches, changed: ReadonlySet<string> | null, slice: TimeSlice): Promise<string[]> {
   const patched = caches.links && changed ? patchedLinks(caches.links, tree, changed) : null
   if (patched) return (caches.links = patched)
   const links: string[] = []
-  for (const [path, entry] of tree) if (entry.kind === 'symlink') links.push(path)
+  await forEachEntrySliced(tree, slice, (path, entry) => {
+    if (entry.kind === 'symlink') links.push(path)
+  })
   return (caches.links = links)
 }
 
@@ -318,15 +321,15 @@ function patchedLinks(last: string[], tree: ProjectTree, changed: ReadonlySet<st
  * For each folder, the files directly in it whose name matches, sorted; one pass over the tree for all of them.
  * Symlinks count; the guard vets them on read.
  */
-function pathsIn<F extends string>(tree: ProjectTree, folders: Record<F, RegExp>): Record<F, string[]> {
+async function pathsIn<F extends string>(tree: ProjectTree, folders: Record<F, RegExp>, slice: TimeSlice): Promise<Record<F, string[]>> {
   const wanted = (Object.keys(folders) as F[]).map((folder) => ({ folder, prefix: folder + '/', name: folders[folder], paths: [] as string[] }))
   // Prefix tests, no substring per path: the tree has an entry for each of a warehouse's ~20,000 files.
-  for (const [path, entry] of tree) {
-    if (entry.kind === 'dir') continue
+  await forEachEntrySliced(tree, slice, (path, entry) => {
+    if (entry.kind === 'dir') return
     for (const { prefix, name, paths } of wanted) {
       if (path.startsWith(prefix) && path.indexOf('/', prefix.length) === -1 && name.test(path)) paths.push(path)
     }
-  }
+  })
   return Object.fromEntries(wanted.map(({ folder, paths }) => [folder, paths.sort()])) as Record<F, string[]>
 }
 
@@ -340,20 +343,40 @@ function isFileInside(entry: TreeEntry | undefined): boolean {
 
 /**
  * The visible files, reusing the last list when every changed path is a file that was already in it (an edit,
- * the usual change): no file came or went, so listing 15,000 paths again would give the same list.
+ * the usual change): no file came or went, so listing 15,000 paths again would give the same list. With a
+ * slicer (see time-slice.ts) a list made again is made in time slices.
  */
-function visibleFilesReusing(tree: ProjectTree, patterns: readonly string[], caches: SnapshotCaches, changed: ReadonlySet<string> | null): string[] {
+function visibleFilesReusing(tree: ProjectTree, patterns: readonly string[], caches: SnapshotCaches, changed: ReadonlySet<string> | null): string[]
+function visibleFilesReusing(
+  tree: ProjectTree,
+  patterns: readonly string[],
+  caches: SnapshotCaches,
+  changed: ReadonlySet<string> | null,
+  slice: TimeSlice
+): Promise<string[]>
+function visibleFilesReusing(
+  tree: ProjectTree,
+  patterns: readonly string[],
+  caches: SnapshotCaches,
+  changed: ReadonlySet<string> | null,
+  slice?: TimeSlice
+): string[] | Promise<string[]> {
   const last = caches.visible
   if (last && changed && last.patterns === patterns) {
     const patched = patchedVisibleFiles(last, tree, patterns, changed)
     if (patched) {
       last.files = patched
-      return patched
+      return slice ? Promise.resolve(patched) : patched
     }
   }
-  const files = visibleFiles(tree, patterns)
-  caches.visible = { patterns, files, set: new Set(files) }
-  return files
+  const keep = (files: string[]): string[] => {
+    caches.visible = { patterns, files, set: new Set(files) }
+    return files
+  }
+  const visible = visibleFileLister(tree, patterns)
+  if (slice) return forEachEntrySliced(tree, slice, visible.add).then(() => keep(visible.result()))
+  for (const [path, entry] of tree) visible.add(path, entry)
+  return keep(visible.result())
 }
 
 /**
@@ -406,12 +429,19 @@ function sortedIndex(paths: readonly string[], path: string): number {
   return low
 }
 
-function visibleFiles(tree: ProjectTree, patterns: readonly string[]): string[] {
+/** The visible files of a tree, entry by entry (`add`), then `result()`, sorted. */
+function visibleFileLister(tree: ProjectTree, patterns: readonly string[]): { add: (path: string, entry: TreeEntry) => void; result: () => string[] } {
   const visibility = visibilityFor(patterns)
   const files: string[] = []
-  for (const [path, entry] of tree) if (isFileInside(entry) && !visibility.isHidden(path, 'file')) files.push(path)
-  visibility.trim(tree.size)
-  return files.sort()
+  return {
+    add: (path, entry) => {
+      if (isFileInside(entry) && !visibility.isHidden(path, 'file')) files.push(path)
+    },
+    result: () => {
+      visibility.trim(tree.size)
+      return files.sort()
+    }
+  }
 }
 
 function contextFoldersOf(tree: ProjectTree): ProjectSnapshot['contextFolders'] {

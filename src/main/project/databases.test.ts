@@ -15,7 +15,7 @@ afterEach(() => temp.cleanup())
 it('ignores a databases/ folder whose name holds a newline, and everything below it', async () => {
   mkdirSync(join(temp.dir, 'databases/type=duckdb/database=shop/schema=main/table=orders'), { recursive: true })
   mkdirSync(join(temp.dir, 'databases/type=duckdb/database=x\n- postgres: injected/schema=main/table=t'), { recursive: true })
-  const layout = readDatabaseLayout(await walkProject(temp.dir))
+  const layout = await readDatabaseLayout(await walkProject(temp.dir))
   expect(layout.connections).toEqual([{ type: 'duckdb', database: 'shop' }])
   expect(layout.tables.map((table) => table.table)).toEqual(['orders'])
   expect(layout.diagnostics).toEqual([

@@ -12,7 +12,10 @@ export const SLICE_MS = 15
  * yields to the event loop. Not a promise every time: awaiting even a settled one is a microtask hop, and
  * 300 skills would make 300 of them.
  */
-export function timeSlicer(sliceMs = SLICE_MS): () => Promise<void> | undefined {
+/** What timeSlicer gives: call it between units of work, and await what it returns when it returns something. */
+export type TimeSlice = () => Promise<void> | undefined
+
+export function timeSlicer(sliceMs = SLICE_MS): TimeSlice {
   let sliceStart = monotonicMs()
   return () => {
     if (monotonicMs() - sliceStart <= sliceMs) return undefined

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../../test/support/fixtures'
-import { refreshPaths, walkProject } from './tree'
+import { forEachEntrySliced, refreshPaths, walkProject, type ProjectTree } from './tree'
 
 let temp: { dir: string; cleanup: () => void }
 let root: string
@@ -47,5 +47,24 @@ describe('refreshPaths', () => {
     writeFileSync(join(root, 'RULES.md'), 'changed')
     await refreshPaths(root, tree, ['docs/new', 'docs/new/sub', 'docs/new/sub/b.md', 'docs/deep', 'docs/deep/a.md', 'RULES.md'])
     expect(tree).toEqual(await walkProject(root))
+  })
+})
+
+describe('forEachEntrySliced', () => {
+  it('visits every entry in order, letting the event loop run where the slicer pauses', async () => {
+    const tree: ProjectTree = new Map(Array.from({ length: 1000 }, (_, index) => [`docs/note-${index}.md`, { kind: 'file' } as const]))
+    const visited: string[] = []
+    const turns: number[] = []
+    // A slicer whose slice is always used up: every look at the clock pauses for a turn of the event loop.
+    const pauseEveryTime = () => new Promise<void>((resolve) => setImmediate(resolve))
+    const ticking = setInterval(() => turns.push(visited.length), 0)
+    try {
+      await forEachEntrySliced(tree, pauseEveryTime, (path) => visited.push(path))
+    } finally {
+      clearInterval(ticking)
+    }
+    expect(visited).toEqual([...tree.keys()])
+    // Timers ran between entries, not only before the first or after the last.
+    expect(turns.some((count) => count > 0 && count < tree.size)).toBe(true)
   })
 })

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import { isInside } from './safe-path'
-import { timeSlicer } from './time-slice'
+import { timeSlicer, type TimeSlice } from './time-slice'
 import { ALWAYS_HIDDEN_FOLDERS } from './visibility'
 
 // The list of what is in the project folder, by project-relative path. Built by one walk when the project
@@ -107,6 +107,23 @@ async function walkFolder(root: string, relDir: string, tree: ProjectTree, defer
   }
   for (const relPath of links) tree.set(relPath, { kind: 'symlink', resolves: resolveLink(root, relPath) })
   return deferred
+}
+
+/** How many entries forEachEntrySliced visits between two looks at the clock. */
+const ENTRIES_PER_CLOCK_CHECK = 256
+
+/**
+ * Calls `visit` for every entry of `tree`, pausing between entries when `slice` (see timeSlicer) says the slice
+ * is used up. The tree may change during a pause only through the batch that owns it (batches run one at a time).
+ */
+export async function forEachEntrySliced(tree: ProjectTree, slice: TimeSlice, visit: (path: string, entry: TreeEntry) => void): Promise<void> {
+  let visited = 0
+  for (const [path, entry] of tree) {
+    visit(path, entry)
+    if (++visited % ENTRIES_PER_CLOCK_CHECK !== 0) continue
+    const pause = slice()
+    if (pause) await pause
+  }
 }
 
 // Synchronous, like the folder reads: a few stats for the paths of one batch, and a prompt waiting for that

@@ -262,6 +262,17 @@ describe('openProject', () => {
     expect(seen.at(-1)).toBe(model.snapshot())
   })
 
+  it('publishes a file added to a table folder though .naoignore hides it from the file list', async () => {
+    const { dir, model } = await openCopy({ debounceMs: 50 })
+    const orders = () => model.snapshot().tables.find((ref) => ref.table === 'orders')
+    expect(orders()?.files).toEqual(['columns.md', 'description.md', 'preview.md'])
+    const files = model.snapshot().files
+    // `*.j2` is in the fixture's .naoignore: the table's own list is all that changes.
+    writeFileSync(join(dir, 'databases', 'type=duckdb', 'database=jaffle_shop', 'schema=main', 'table=orders', 'profile.j2'), '{{ x }}')
+    await waitFor(() => orders()?.files.includes('profile.j2') ?? false, 3000)
+    expect(model.snapshot().files).toEqual(files)
+  })
+
   it('applies a burst of 2,000 file writes in one or very few rebuilds', async () => {
     const { dir, model } = await openCopy({ debounceMs: 200 })
     let rebuilds = 0

@@ -10,7 +10,7 @@ import { DATABASES_FOLDER } from './databases'
 import { walkForFirstPrompt } from './first-tree'
 import { refreshPaths, walkProject, type ProjectTree } from './tree'
 import { startTreeWatcher, type TreeWatcher } from './tree-watcher'
-import type { ProjectSnapshot } from './types'
+import type { ProjectSnapshot, TableRef } from './types'
 import { errorMessage } from '../../shared/error-message'
 
 // Keeps a ProjectSnapshot current while the project is open: the tree watcher (chokidar, in a worker thread)
@@ -285,11 +285,26 @@ function sameContent(a: ProjectSnapshot, b: ProjectSnapshot): boolean {
   // The big parts are usually the very same objects (kept while unchanged); compared by value otherwise.
   if (!sameStrings(a.files, b.files)) return false
   if (a.rules !== b.rules && (a.rules?.source !== b.rules?.source || a.rules?.text !== b.rules?.text)) return false
-  for (const key of ['tables', 'skills'] as const) {
-    if (a[key] !== b[key] && (a[key].length !== b[key].length || JSON.stringify(a[key]) !== JSON.stringify(b[key]))) return false
-  }
+  if (!sameTables(a.tables, b.tables)) return false
+  if (a.skills !== b.skills && (a.skills.length !== b.skills.length || JSON.stringify(a.skills) !== JSON.stringify(b.skills))) return false
   const rest = (snapshot: ProjectSnapshot) => JSON.stringify({ ...snapshot, files: null, tables: null, rules: null, skills: null, version: 0 })
   return rest(a) === rest(b)
+}
+
+type TableNameField = Exclude<keyof TableRef, 'files'>
+/** A table's fields besides its files, every one of them (`satisfies` fails the type check when TableRef gains one). */
+const TABLE_NAME_FIELDS = Object.keys({ dir: true, type: true, database: true, schema: true, table: true } satisfies Record<TableNameField, true>) as TableNameField[]
+
+/** Field by field: JSON of a warehouse's 5,000 tables, twice, held the event loop for ~20 ms after every rescan. */
+function sameTables(a: readonly TableRef[], b: readonly TableRef[]): boolean {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  for (let index = 0; index < a.length; index++) {
+    const x = a[index]
+    const y = b[index]
+    if (TABLE_NAME_FIELDS.some((field) => x[field] !== y[field]) || !sameStrings(x.files, y.files)) return false
+  }
+  return true
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
