@@ -73,6 +73,36 @@ describe('startTreeWatcher', () => {
     expect(seen.raw.length + seen.paths.length).toBe(heard)
   })
 
+  it('starts a thread again when one crashes, and tells that what changed meanwhile is unknown', async () => {
+    const root = tempRoot()
+    const crashed = join(root, 'crashed-once')
+    // A stand-in for chokidar: the first thread's watcher crashes once ready; the next one reports a change.
+    const watcherModule = join(root, 'crashing-watcher.cjs')
+    writeFileSync(
+      watcherModule,
+      `const { existsSync, writeFileSync } = require('node:fs')
+const { EventEmitter } = require('node:events')
+exports.watch = (root) => {
+  const watcher = Object.assign(new EventEmitter(), { close: async () => {} })
+  const second = existsSync(${JSON.stringify(crashed)})
+  setImmediate(() => {
+    watcher.emit('ready')
+    if (second) return setTimeout(() => watcher.emit('raw', 'change', 'after-restart.md', { watchedPath: root }), 20)
+    writeFileSync(${JSON.stringify(crashed)}, '')
+    setTimeout(() => { throw new Error('the watcher crashed') }, 20)
+  })
+  return watcher
+}
+`
+    )
+    const seen = recorder()
+    const watcher = started(root, seen.events, watcherModule)
+    await watcher.ready
+    await until(() => seen.raw.some(([folder, name]) => folder === root && name === 'after-restart.md'), 'the change the restarted watcher reports')
+    // Once when the thread ended, once when the new one was ready.
+    expect(seen.errors()).toBe(2)
+  })
+
   it('tells of a failure, and is ready, when its thread ends without being closed', async () => {
     const root = tempRoot()
     const broken = join(root, 'broken-watcher.cjs')

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import type { Worker } from 'node:worker_threads'
 import { workerThreads } from '../lazy-builtin'
 import { ALWAYS_HIDDEN_FOLDERS } from './visibility'
 
@@ -16,7 +17,10 @@ export interface TreeWatcherEvents {
   onPath: (path: string) => void
   /** chokidar's 'raw': an event of the folder watch at `folder` (absolute; null when it cannot say), about `name` in it. */
   onRaw: (folder: string | null, name: string | null) => void
-  /** The watcher failed, or its thread ended before it was closed: what changed is unknown. */
+  /**
+   * What changed is unknown: the watcher failed, its thread ended before it was closed, or a thread started in
+   * place of one that ended is ready.
+   */
   onError: () => void
 }
 
@@ -65,44 +69,68 @@ parentPort.on('message', (message) => {
 })
 `
 
+/** A thread that ends without being closed (a crash in the watcher) is started again, this many times at most. */
+const MAX_RESTARTS = 3
+const RESTART_DELAY_MS = 1000
+
 /**
  * Starts watching the folder tree at `root` (absolute, real) in a worker thread. `watcherModule`: the file the
  * thread loads chokidar's `watch` from (chokidar's own, unless a test gives another).
  */
 export function startTreeWatcher(root: string, events: TreeWatcherEvents, watcherModule = createRequire(import.meta.url).resolve('chokidar')): TreeWatcher {
-  const worker = new (workerThreads().Worker)(WORKER_SOURCE, {
-    eval: true,
-    workerData: { root, hiddenFolders: ALWAYS_HIDDEN_FOLDERS, chokidar: watcherModule }
-  })
   let closing = false
+  let restarts = 0
   let markReady: () => void = () => {}
   const ready = new Promise<void>((resolve) => (markReady = resolve))
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
-  worker.on('message', (messages: WorkerMessage[]) => {
-    if (closing) return
-    for (const message of messages) {
-      if (message[0] === 'path') events.onPath(message[1])
-      else if (message[0] === 'raw') events.onRaw(message[1], message[2])
-      else if (message[0] === 'error') events.onError()
-      else markReady()
-    }
-  })
-  // An error ends the thread too ('exit' follows).
-  worker.on('error', () => undefined)
-  void exited.then(() => {
-    markReady()
-    if (!closing) events.onError()
-  })
+  let current: { worker: Worker; exited: Promise<void> } | null = null
+  let restartTimer: NodeJS.Timeout | null = null
+
+  const start = (restarted: boolean): void => {
+    const worker = new (workerThreads().Worker)(WORKER_SOURCE, {
+      eval: true,
+      workerData: { root, hiddenFolders: ALWAYS_HIDDEN_FOLDERS, chokidar: watcherModule }
+    })
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+    current = { worker, exited }
+    worker.on('message', (messages: WorkerMessage[]) => {
+      if (closing) return
+      for (const message of messages) {
+        if (message[0] === 'path') events.onPath(message[1])
+        else if (message[0] === 'raw') events.onRaw(message[1], message[2])
+        else if (message[0] === 'error') events.onError()
+        else if (restarted) events.onError() // what changed while no thread watched is unknown
+        else markReady()
+      }
+    })
+    // An error ends the thread too ('exit' follows).
+    worker.on('error', () => undefined)
+    void exited.then(() => {
+      markReady()
+      if (closing) return
+      current = null
+      events.onError()
+      if (restarts >= MAX_RESTARTS) return
+      restarts++
+      restartTimer = setTimeout(() => {
+        restartTimer = null
+        if (!closing) start(true)
+      }, RESTART_DELAY_MS)
+    })
+  }
+  start(false)
+
   return {
     ready,
     async close() {
-      if (closing) return exited
       closing = true
       markReady()
-      worker.postMessage('close')
+      if (restartTimer) clearTimeout(restartTimer)
+      const running = current
+      if (!running) return
+      running.worker.postMessage('close')
       // chokidar's close releases its watches; a thread that does not end soon is ended.
-      const timer = setTimeout(() => void worker.terminate(), 2000)
-      await exited
+      const timer = setTimeout(() => void running.worker.terminate(), 2000)
+      await running.exited
       clearTimeout(timer)
     }
   }
