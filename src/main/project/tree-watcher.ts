@@ -86,10 +86,16 @@ export function startTreeWatcher(root: string, events: TreeWatcherEvents, watche
   let restartTimer: NodeJS.Timeout | null = null
 
   const start = (restarted: boolean): void => {
-    const worker = new (workerThreads().Worker)(WORKER_SOURCE, {
-      eval: true,
-      workerData: { root, hiddenFolders: ALWAYS_HIDDEN_FOLDERS, chokidar: watcherModule }
-    })
+    let worker: Worker
+    try {
+      worker = new (workerThreads().Worker)(WORKER_SOURCE, {
+        eval: true,
+        workerData: { root, hiddenFolders: ALWAYS_HIDDEN_FOLDERS, chokidar: watcherModule }
+      })
+    } catch {
+      // No thread to be had now (out of memory or threads): as if one had ended at once.
+      return ended()
+    }
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
     current = { worker, exited }
     worker.on('message', (messages: WorkerMessage[]) => {
@@ -104,18 +110,19 @@ export function startTreeWatcher(root: string, events: TreeWatcherEvents, watche
     })
     // An error ends the thread too ('exit' follows).
     worker.on('error', () => undefined)
-    void exited.then(() => {
-      markReady()
-      if (closing) return
-      current = null
-      events.onError()
-      if (restarts >= MAX_RESTARTS) return
-      restarts++
-      restartTimer = setTimeout(() => {
-        restartTimer = null
-        if (!closing) start(true)
-      }, RESTART_DELAY_MS)
-    })
+    void exited.then(ended)
+  }
+  const ended = (): void => {
+    markReady()
+    if (closing) return
+    current = null
+    events.onError()
+    if (restarts >= MAX_RESTARTS) return
+    restarts++
+    restartTimer = setTimeout(() => {
+      restartTimer = null
+      if (!closing) start(true)
+    }, RESTART_DELAY_MS)
   }
   start(false)
 
