@@ -11,7 +11,8 @@ import { measure, measureWithFloor, summarise, withFloor, type Figure } from './
 // right now).
 // cli/help: `glassbox --help`. cli/prompt-sample: `glassbox prompt --project resources/sample-project --json`,
 // one store for every run. cli/prompt-large: the same on the large project (test/support/large-project.ts),
-// one store for every run, so token counts of earlier runs are remembered (warm store);
+// one store for every run, so token counts of earlier runs are remembered (warm store); cli/prompt-large-new-question:
+// the same with a question no earlier run asked (as most real calls are), whose count needs the tokenizer;
 // cli/prompt-large-cold-store: a new store each run, so the tokenizer loads and every part is counted.
 // web/start-to-url: `npm run web` (bin/glassbox-web.js) until it prints its URL line.
 // project/code-before-first-prompt: in a fresh process, loading the bundled code `glassbox prompt` runs before
@@ -70,6 +71,10 @@ export async function* figures(): AsyncGenerator<Figure> {
     makeLargeProject(large)
     const promptLarge = (store: string) => () => run(['bin/glassbox.js', 'prompt', '--project', large, '--json', '--data-dir', store])
     yield await againstNode('cli/prompt-large', promptLarge(join(data.dir, 'cli-large')), 2 * RUNS)
+    let questions = 0
+    const newQuestion = () =>
+      run(['bin/glassbox.js', 'prompt', '--project', large, '--json', '--data-dir', join(data.dir, 'cli-large'), '--question', `How did revenue in region ${++questions} change last week?`])
+    yield await againstNode('cli/prompt-large-new-question', newQuestion)
     let coldStores = 0
     const coldStore = () => promptLarge(join(data.dir, `cli-large-cold-${coldStores++}`))()
     yield await againstNode('cli/prompt-large-cold-store', coldStore)
