@@ -17,8 +17,10 @@ import { measure, measureWithFloor, summarise, withFloor, type Figure } from './
 // web/start-to-url: `npm run web` (bin/glassbox-web.js) until it prints its URL line.
 // project/code-before-first-prompt: in a fresh process, loading the bundled code `glassbox prompt` runs before
 // its first prompt, from the CommonJS bundle with V8's code cache as the bin runs it (…-es-modules: from the ES
-// module bundle, without a code cache); tokenizer/load-cold: then loading the tokenizer (a cold store's first
-// count needs it).
+// module bundle, without a code cache); tokenizer/load-cold: then loading the library's tokenizer (a cold store's
+// first count needs it; the bundled command line loads it so only in the first such run of a build, Electron and
+// web mode always); tokenizer/load-rank-table: loading it from the rank table the bundle keeps after that run
+// (src/main/prompt/rank-table.ts), each sample in a fresh process.
 // The bundle in out/cli is brought up to date first, so no figure includes a rebuild.
 
 const RUNS = 10
@@ -79,9 +81,25 @@ export async function* figures(): AsyncGenerator<Figure> {
     const coldStore = () => promptLarge(join(data.dir, `cli-large-cold-${coldStores++}`))()
     yield await againstNode('cli/prompt-large-cold-store', coldStore)
     yield* codeBeforeFirstPrompt()
+    yield await rankTableLoad(data.dir)
   } finally {
     data.cleanup()
   }
+}
+
+async function rankTableLoad(dir: string): Promise<Figure> {
+  // The runs above (a new question each) left the table beside the bundle.
+  const table = join(OUT_DIR, 'cli.cjs.o200k.ranks')
+  const child = join(dir, 'rank-table-load.child.cjs')
+  const { build } = await import('esbuild')
+  await build({ entryPoints: [join(import.meta.dirname, 'rank-table-load.child.ts')], outfile: child, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['gpt-tokenizer'], logLevel: 'warning' })
+  const samples: number[] = []
+  for (let index = 0; index < RUNS; index++) {
+    const result = spawnSync(process.execPath, [child, table], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 })
+    if (result.status !== 0) throw new Error(`rank-table-load child failed: ${result.stderr}`)
+    samples.push((JSON.parse(result.stdout) as { ms: number }).ms)
+  }
+  return summarise('tokenizer/load-rank-table', samples)
 }
 
 function codeBeforeFirstPrompt(): Figure[] {

@@ -126,15 +126,30 @@ function openBuildCache(file) {
     // None yet, or unreadable: everything is derived and written anew.
   }
   let added = false
+  const laterWrites = new Map()
   return {
     get: (key) => values.get(key),
     set(key, value) {
       values.set(key, value)
       added = true
     },
+    // Files derived from what this build runs with (too big for JSON), kept beside the script as `<file>.<name>`
+    // and gone with it when the build is replaced; written once the run is done, not while it waits.
+    file: (name) => `${file}.${name}`,
+    writeFileLater(name, write) {
+      laterWrites.set(name, write)
+    },
     save() {
       if (added) writeAtomically(cacheFile, () => JSON.stringify({ build, values: Object.fromEntries(values) }))
       added = false
+      for (const [name, write] of laterWrites) {
+        try {
+          write(`${file}.${name}`)
+        } catch {
+          // A folder that cannot be written only costs the speed-up.
+        }
+      }
+      laterWrites.clear()
     }
   }
 }

@@ -255,6 +255,51 @@ describe('the values derived from the code alone, kept beside the bundle', () =>
   }, 120_000)
 })
 
+describe("the tokenizer's rank table, kept beside the bundle", () => {
+  it("is written after the first run that loaded the library's vocabulary, serves the next ones with the same counts, and a damaged one is replaced", () => {
+    const folder = join(REPO_ROOT, 'out', `rank-table-test-${process.pid}`)
+    mkdirSync(folder, { recursive: true })
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }))
+    const bundle = join(folder, 'cli.cjs')
+    copyFileSync(join(REPO_ROOT, 'out', 'cli', 'cli.cjs'), bundle)
+    const table = `${bundle}.o200k.ranks`
+    const temp = makeTempDir()
+    cleanups.push(temp.cleanup)
+    let questions = 0
+    /** A prompt with a question no run counted before, from this bundle and from the ES module one (the library's count). */
+    const run = (): { stdout: string; expected: string; ranksModuleLoaded: boolean } => {
+      const args = ['prompt', '--project', 'resources/sample-project', '--question', `Ünïcödé revenue ✓ 日本語 in region ${++questions}?`, '--now', '2026-01-31T09:00:00Z', '--json']
+      const log = join(temp.dir, `requires-${questions}.log`)
+      const result = spawnSync(process.execPath, ['--require', join(REPO_ROOT, 'test/support/record-requires.cjs'), 'test/support/run-code-cached.mjs', bundle, ...args, '--data-dir', join(temp.dir, 'store')], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, GLASSBOX_IMPORT_LOG: log },
+        timeout: 120_000
+      })
+      expect(result.status, result.stderr).toBe(0)
+      const expected = glassbox([...args, '--data-dir', join(temp.dir, 'library-store')], {}, 'out/cli/cli.js').stdout
+      return { stdout: result.stdout, expected, ranksModuleLoaded: readFileSync(log, 'utf8').includes('gpt-tokenizer/cjs/bpeRanks/o200k_base.js') }
+    }
+    const first = run()
+    expect(first.ranksModuleLoaded).toBe(true)
+    expect(first.stdout).toBe(first.expected)
+    expect(existsSync(table)).toBe(true)
+    const second = run()
+    expect(second.ranksModuleLoaded).toBe(false)
+    expect(second.stdout).toBe(second.expected)
+    // Every part counted from the table (a new store): the same prompt, the same counts as the library's.
+    rmSync(join(temp.dir, 'store'), { recursive: true, force: true })
+    const cold = run()
+    expect(cold.ranksModuleLoaded).toBe(false)
+    expect(cold.stdout).toBe(cold.expected)
+    writeFileSync(table, 'not a rank table')
+    const damaged = run()
+    expect(damaged.ranksModuleLoaded).toBe(true)
+    expect(damaged.stdout).toBe(damaged.expected)
+    expect(run().ranksModuleLoaded).toBe(false)
+  }, 180_000)
+})
+
 describe('the CommonJS bundle, read as Latin-1', () => {
   it('is ASCII and minified, and prompts from it a project of text beyond ASCII as the ES module bundle does (markers broken, CJK sentences)', () => {
     const script = readFileSync(join(REPO_ROOT, 'out', 'cli', 'cli.cjs'), 'latin1')

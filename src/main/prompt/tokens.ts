@@ -1,5 +1,7 @@
 import { hash } from 'node:crypto'
 import { createRequire } from 'node:module'
+import { fileBesideBuild } from '../build-cache'
+import { countingWithRankTable, libraryRanks, RankTable, ranksVersion } from './rank-table'
 
 // A fast local estimate with a real BPE tokenizer (o200k). Local models use other vocabularies, so the
 // count is an estimate; the budget keeps a safety margin and can be calibrated with server-reported usage.
@@ -92,15 +94,29 @@ function countRemembering(from: TokenCountMemory, key: string, text: string, cou
 }
 
 /**
- * The tokenizer, loaded on the first count nothing remembers: its vocabulary is a 2 MB module that takes
- * ~100 ms to load, which a prompt whose parts were all counted before never pays. Synchronous (CommonJS),
- * because counts are taken synchronously, when a section's count is first read.
+ * The tokenizer, loaded on the first count nothing remembers. Synchronous (CommonJS), because counts are taken
+ * synchronously, when a section's count is first read. The library's vocabulary is a 2 MB module that takes
+ * ~340 ms to load and build; the bundled command line keeps it as a rank table beside the build instead
+ * (see rank-table.ts), written after the first run that loaded the library and read back in milliseconds.
  */
 let bpe: ((text: string) => number) | null = null
 
 function countBpeTokens(text: string): number {
-  bpe ??= (createRequire(import.meta.url)('gpt-tokenizer') as typeof import('gpt-tokenizer')).countTokens
+  bpe ??= loadTokenizer()
   return bpe(text)
+}
+
+function loadTokenizer(): (text: string) => number {
+  const load = createRequire(import.meta.url)
+  const tableFile = fileBesideBuild('o200k.ranks')
+  const version = tableFile && ranksVersion(load)
+  if (tableFile && version) {
+    const fromTable = countingWithRankTable(tableFile.path, version, load)
+    if (fromTable) return fromTable
+    tableFile.writeLater((path) => RankTable.fromRanks(libraryRanks(load)).write(path, version, libraryCount))
+  }
+  const libraryCount = (load('gpt-tokenizer') as typeof import('gpt-tokenizer')).countTokens
+  return libraryCount
 }
 
 /** The BPE count, with every run longer than MAX_RUN counted piece by piece: near-linear on any input. */
