@@ -49,33 +49,39 @@ export class RankTable {
 
   /** The table for the library's ranks. A token listed twice keeps its last rank, as the library's Map does. */
   static fromRanks(ranks: LibraryRanks): RankTable {
-    const encoder = new TextEncoder()
-    const encoded: Uint8Array[] = new Array(ranks.length)
     const kinds = new Int8Array(ranks.length)
-    let total = 0
-    // forEach skips holes, as the library's constructor does: a rank without a token stays empty.
-    ranks.forEach((token, rank) => {
-      const tokenBytes = typeof token === 'string' ? encoder.encode(token) : Uint8Array.from(token)
-      encoded[rank] = tokenBytes
-      total += tokenBytes.length
-      if (typeof token === 'string') kinds[rank] = TEXT
-      else if (!isValidUtf8(tokenBytes)) kinds[rank] = BYTES
-    })
     const offsets = new Uint32Array(ranks.length + 1)
-    const bytes = new Uint8Array(total)
+    // Written in place, one growing buffer rather than 200,000 small arrays: the table is made after a run, while
+    // its process has yet to exit.
+    let bytes = Buffer.allocUnsafe(1 << 21)
     let at = 0
     for (let rank = 0; rank < ranks.length; rank++) {
       offsets[rank] = at
-      const tokenBytes = encoded[rank]
-      if (tokenBytes !== undefined) bytes.set(tokenBytes, at)
-      at += tokenBytes?.length ?? 0
+      const token = ranks[rank]
+      // A hole (a rank without a token) stays empty, as the library's constructor skips it.
+      if (token === undefined) continue
+      // Three bytes of UTF-8 at most for each UTF-16 unit.
+      if (at + token.length * 3 > bytes.length) {
+        const grown = Buffer.allocUnsafe(bytes.length * 2 + token.length * 3)
+        bytes.copy(grown, 0, 0, at)
+        bytes = grown
+      }
+      if (typeof token === 'string') {
+        // Buffer#write encodes as TextEncoder does (a lone surrogate as U+FFFD), without a view per token.
+        at += bytes.write(token, at)
+        kinds[rank] = TEXT
+      } else {
+        bytes.set(token, at)
+        at += token.length
+        if (!isValidUtf8(bytes.subarray(at - token.length, at))) kinds[rank] = BYTES
+      }
     }
     offsets[ranks.length] = at
     // At most 80% full: o200k's 200,000 tokens in 2^18 slots. Half full took a megabyte more to read at every
     // load (~3 ms); a probe looks at a few more slots, which a count does not notice.
     let size = 1
     while (size < ranks.length * 1.25) size *= 2
-    const table = new RankTable(offsets, new Int32Array(size), bytes)
+    const table = new RankTable(offsets, new Int32Array(size), Uint8Array.prototype.slice.call(bytes, 0, at))
     for (let rank = 0; rank < ranks.length; rank++) if (kinds[rank] !== 0) table.insert(rank, kinds[rank] as Kind)
     return table
   }
@@ -149,31 +155,30 @@ export class RankTable {
   }
 
   private find(key: Uint8Array, length: number, kind: Kind): number | undefined {
-    const { offsets, slots, bytes, mask } = this
-    for (let slot = hashOf(key, length) & mask; ; slot = (slot + 1) & mask) {
+    const { slots, mask } = this
+    for (let slot = hashOf(key, 0, length) & mask; ; slot = (slot + 1) & mask) {
       const entry = slots[slot]
       if (entry === 0) return undefined
-      if (Math.sign(entry) !== kind) continue
-      const rank = Math.abs(entry) - 1
-      const start = offsets[rank]
-      if (offsets[rank + 1] - start !== length) continue
-      let same = true
-      for (let index = 0; index < length; index++) {
-        if (bytes[start + index] !== key[index]) {
-          same = false
-          break
-        }
-      }
-      if (same) return rank
+      if (Math.sign(entry) === kind && this.holds(Math.abs(entry) - 1, key, 0, length)) return Math.abs(entry) - 1
     }
+  }
+
+  /** Whether `rank`'s bytes are `source[start..start + length]`. */
+  private holds(rank: number, source: Uint8Array, start: number, length: number): boolean {
+    const { offsets, bytes } = this
+    const at = offsets[rank]
+    if (offsets[rank + 1] - at !== length) return false
+    for (let index = 0; index < length; index++) if (bytes[at + index] !== source[start + index]) return false
+    return true
   }
 
   private insert(rank: number, kind: Kind): void {
     const { offsets, slots, bytes, mask } = this
-    const key = bytes.subarray(offsets[rank], offsets[rank + 1])
-    for (let slot = hashOf(key, key.length) & mask; ; slot = (slot + 1) & mask) {
+    const start = offsets[rank]
+    const length = offsets[rank + 1] - start
+    for (let slot = hashOf(bytes, start, length) & mask; ; slot = (slot + 1) & mask) {
       const entry = slots[slot]
-      if (entry === 0 || (Math.sign(entry) === kind && sameBytes(bytes.subarray(offsets[Math.abs(entry) - 1], offsets[Math.abs(entry)]), key))) {
+      if (entry === 0 || (Math.sign(entry) === kind && this.holds(Math.abs(entry) - 1, bytes, start, length))) {
         slots[slot] = kind * (rank + 1)
         return
       }
@@ -257,9 +262,9 @@ function isValidUtf8(bytes: Uint8Array): boolean {
   }
 }
 
-function hashOf(key: Uint8Array, length: number): number {
+function hashOf(source: Uint8Array, start: number, length: number): number {
   let hash = 0x811c9dc5
-  for (let index = 0; index < length; index++) hash = Math.imul(hash ^ key[index], 0x01000193)
+  for (let index = start; index < start + length; index++) hash = Math.imul(hash ^ source[index], 0x01000193)
   return hash >>> 0
 }
 
