@@ -89,7 +89,7 @@ export async function* figures(): AsyncGenerator<Figure> {
 
 async function rankTableLoad(dir: string): Promise<Figure> {
   // The runs above (a new question each) left the table beside the bundle.
-  const table = join(OUT_DIR, 'cli.cjs.o200k.ranks')
+  const table = join(OUT_DIR, 'o200k.ranks')
   const child = join(dir, 'rank-table-load.child.cjs')
   const { build } = await import('esbuild')
   await build({ entryPoints: [join(import.meta.dirname, 'rank-table-load.child.ts')], outfile: child, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['gpt-tokenizer'], logLevel: 'warning' })

@@ -37,6 +37,8 @@ const substitutes = {
   }
 }
 
+const BUILD_DEFINES = { __GLASSBOX_BUILD__: 'true' }
+
 /** Files that change the bundle without being one of its inputs. */
 const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.node.json', 'tsconfig.base.json', 'scripts/cli-bundle.mjs', 'scripts/cli-start.cjs']
 
@@ -61,7 +63,10 @@ export async function buildCli() {
     jsxFragment: 'Fragment',
     tsconfig: join(ROOT, 'tsconfig.node.json'),
     metafile: true,
-    logLevel: 'warning'
+    logLevel: 'warning',
+    // Tells the code it runs from this build, whose folder may keep files derived from the installed packages
+    // (src/main/build-cache.ts).
+    define: BUILD_DEFINES
   }
   const result = await build({
     ...common,
@@ -84,7 +89,7 @@ export async function buildCli() {
     format: 'cjs',
     external: [...EXTERNAL, ...LAZY_PACKAGES],
     // scripts/cli-start.cjs passes the script's URL beside CommonJS's __filename and __dirname.
-    define: { 'import.meta.url': '__moduleUrl', 'import.meta.dirname': '__dirname' },
+    define: { ...BUILD_DEFINES, 'import.meta.url': '__moduleUrl', 'import.meta.dirname': '__dirname' },
     // Templates become strings, which esbuild writes in ASCII (a tagged template's raw text too), so that
     // asciiOnly below meets non-ASCII only in regular expressions and comments.
     supported: { 'template-literal': false },

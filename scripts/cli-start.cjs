@@ -133,9 +133,9 @@ function openBuildCache(file) {
       values.set(key, value)
       added = true
     },
-    // Files derived from what this build runs with (too big for JSON), kept beside the script as `<file>.<name>`
-    // and gone with it when the build is replaced; written once the run is done, not while it waits.
-    file: (name) => `${file}.${name}`,
+    // Files derived from what this build runs with (too big for JSON), kept in its folder and gone with it when
+    // the build is replaced; written once the run is done, not while it waits.
+    file: (name) => join(dirname(file), name),
     writeFileLater(name, write) {
       laterWrites.set(name, write)
     },
@@ -144,7 +144,7 @@ function openBuildCache(file) {
       added = false
       for (const [name, write] of laterWrites) {
         try {
-          write(`${file}.${name}`)
+          write(join(dirname(file), name))
         } catch {
           // A folder that cannot be written only costs the speed-up.
         }

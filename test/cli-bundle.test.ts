@@ -1,5 +1,5 @@
 import { execFile, spawn, spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -255,49 +255,57 @@ describe('the values derived from the code alone, kept beside the bundle', () =>
   }, 120_000)
 })
 
-describe("the tokenizer's rank table, kept beside the bundle", () => {
-  it("is written after the first run that loaded the library's vocabulary, serves the next ones with the same counts, and a damaged one is replaced", () => {
+describe("the tokenizer's rank table, kept in the build's folder", () => {
+  it("is written after the first run that loaded the library's vocabulary, by either bundle, serves the next runs of both with the library's counts, and a damaged one is replaced", () => {
+    // A copy of the build (both bundles) in a folder of its own under out/, without a table yet.
     const folder = join(REPO_ROOT, 'out', `rank-table-test-${process.pid}`)
-    mkdirSync(folder, { recursive: true })
+    cpSync(join(REPO_ROOT, 'out', 'cli'), folder, { recursive: true, filter: (source) => !source.endsWith('o200k.ranks') })
     cleanups.push(() => rmSync(folder, { recursive: true, force: true }))
-    const bundle = join(folder, 'cli.cjs')
-    copyFileSync(join(REPO_ROOT, 'out', 'cli', 'cli.cjs'), bundle)
-    const table = `${bundle}.o200k.ranks`
+    const table = join(folder, 'o200k.ranks')
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
     let questions = 0
-    /** A prompt with a question no run counted before, from this bundle and from the ES module one (the library's count). */
-    const run = (): { stdout: string; expected: string; ranksModuleLoaded: boolean } => {
+    /**
+     * A prompt with a question no run counted before, from the CommonJS bundle (as the bin runs it) or the ES
+     * module one, and from the sources, which count with the library itself.
+     */
+    const run = (bundle: 'cli.cjs' | 'cli.js'): { stdout: string; expected: string; ranksModuleLoaded: boolean } => {
       const args = ['prompt', '--project', 'resources/sample-project', '--question', `Ünïcödé revenue ✓ 日本語 in region ${++questions}?`, '--now', '2026-01-31T09:00:00Z', '--json']
       const log = join(temp.dir, `requires-${questions}.log`)
-      const result = spawnSync(process.execPath, ['--require', join(REPO_ROOT, 'test/support/record-requires.cjs'), 'test/support/run-code-cached.mjs', bundle, ...args, '--data-dir', join(temp.dir, 'store')], {
+      const entry = bundle === 'cli.cjs' ? ['test/support/run-code-cached.mjs', join(folder, bundle)] : [join(folder, bundle)]
+      const result = spawnSync(process.execPath, ['--require', join(REPO_ROOT, 'test/support/record-requires.cjs'), ...entry, ...args, '--data-dir', join(temp.dir, 'store')], {
         cwd: REPO_ROOT,
         encoding: 'utf8',
         env: { ...process.env, GLASSBOX_IMPORT_LOG: log },
         timeout: 120_000
       })
       expect(result.status, result.stderr).toBe(0)
-      const expected = glassbox([...args, '--data-dir', join(temp.dir, 'library-store')], {}, 'out/cli/cli.js').stdout
-      return { stdout: result.stdout, expected, ranksModuleLoaded: readFileSync(log, 'utf8').includes('gpt-tokenizer/cjs/bpeRanks/o200k_base.js') }
+      const sources = spawnSync(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args, '--data-dir', join(temp.dir, 'library-store')], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.node.json') },
+        timeout: 120_000
+      })
+      expect(sources.status, sources.stderr).toBe(0)
+      return { stdout: result.stdout, expected: sources.stdout, ranksModuleLoaded: readFileSync(log, 'utf8').includes('gpt-tokenizer/cjs/bpeRanks/o200k_base.js') }
     }
-    const first = run()
+    const first = run('cli.js')
     expect(first.ranksModuleLoaded).toBe(true)
     expect(first.stdout).toBe(first.expected)
     expect(existsSync(table)).toBe(true)
-    const second = run()
+    const second = run('cli.cjs')
     expect(second.ranksModuleLoaded).toBe(false)
     expect(second.stdout).toBe(second.expected)
-    // Every part counted from the table (a new store): the same prompt, the same counts as the library's.
-    rmSync(join(temp.dir, 'store'), { recursive: true, force: true })
-    const cold = run()
-    expect(cold.ranksModuleLoaded).toBe(false)
-    expect(cold.stdout).toBe(cold.expected)
     writeFileSync(table, 'not a rank table')
-    const damaged = run()
+    const damaged = run('cli.cjs')
     expect(damaged.ranksModuleLoaded).toBe(true)
     expect(damaged.stdout).toBe(damaged.expected)
-    expect(run().ranksModuleLoaded).toBe(false)
-  }, 180_000)
+    // Every part counted from the table (a new store): the same prompt, the same counts as the library's.
+    rmSync(join(temp.dir, 'store'), { recursive: true, force: true })
+    const cold = run('cli.js')
+    expect(cold.ranksModuleLoaded).toBe(false)
+    expect(cold.stdout).toBe(cold.expected)
+  }, 240_000)
 })
 
 describe('the CommonJS bundle, read as Latin-1', () => {

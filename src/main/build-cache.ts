@@ -1,6 +1,10 @@
-// Values that depend on the code alone, the same in every run of one build. The bundled command line's loader
-// (scripts/cli-start.cjs) hands its script a cache of them kept beside the bundle, as `__buildCache`; anywhere
-// else (the ES module bundle, Electron, tsx, tests) there is none and each is derived every time.
+import { join } from 'node:path'
+
+// What a build of the command line keeps beside itself. The bundled command line's loader (scripts/cli-start.cjs)
+// hands its script a cache of values derived from the code alone, kept beside the bundle, as `__buildCache`;
+// the ES module bundle (the other commands, web mode) has none. Both may keep files derived from the installed
+// packages in the build's folder (out/cli). From the sources (Electron, tsx, tests) there is neither, and each
+// value is derived every time.
 
 interface BuildCache {
   get(key: string): unknown
@@ -10,9 +14,21 @@ interface BuildCache {
 }
 
 declare const __buildCache: BuildCache | undefined
+/** Defined (true) by scripts/cli-bundle.mjs in both bundles. */
+declare const __GLASSBOX_BUILD__: boolean | undefined
 
 function buildCache(): BuildCache | undefined {
   return typeof __buildCache === 'undefined' ? undefined : __buildCache
+}
+
+let entryFolder: string | null = null
+
+/**
+ * Called by an entry of the command line (cli.ts, web/start.ts) with its folder: in a build, where the files
+ * derived from the installed packages are kept; run from the sources, nothing.
+ */
+export function keepBuildFilesBeside(folder: string): void {
+  if (typeof __GLASSBOX_BUILD__ !== 'undefined') entryFolder = folder
 }
 
 /**
@@ -29,15 +45,26 @@ export function derivedFromCode<T>(key: string, derive: () => T): T {
   return value
 }
 
-/** A file of data derived from the installed packages, kept beside the build (null where there is no build cache). */
+/** A file of data derived from the installed packages, kept in the build's folder (null outside a build). */
 export interface BuildFile {
   path: string
-  /** Has `write(path)` called once the run is done (a failure only costs the speed-up). */
+  /** Has `write(path)` called once the run is done, or soon (a failure only costs the speed-up). */
   writeLater(write: (path: string) => void): void
 }
 
 export function fileBesideBuild(name: string): BuildFile | null {
   const cache = buildCache()
-  if (!cache) return null
-  return { path: cache.file(name), writeLater: (write) => cache.writeFileLater(name, write) }
+  if (cache) return { path: cache.file(name), writeLater: (write) => cache.writeFileLater(name, write) }
+  if (entryFolder === null) return null
+  const path = join(entryFolder, name)
+  // The ES module bundle's commands and web mode have no end of run to wait for: written once this turn is done.
+  return { path, writeLater: (write) => setImmediate(() => writeQuietly(write, path)) }
+}
+
+function writeQuietly(write: (path: string) => void, path: string): void {
+  try {
+    write(path)
+  } catch {
+    // A folder that cannot be written only costs the speed-up.
+  }
 }

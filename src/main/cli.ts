@@ -2,6 +2,7 @@
 import { CliError } from './cli/cli-error'
 import type { CliIo } from './cli/io'
 import { errorMessage } from '../shared/error-message'
+import { keepBuildFilesBeside } from './build-cache'
 
 // `glassbox <command> [options]`: the same services as the app, for people, scripts and the checks.
 // Each command lives in its own file under cli/ and exports `run(argv, io)`.
@@ -9,6 +10,8 @@ import { errorMessage } from '../shared/error-message'
 export type { CliIo }
 
 type Command = (argv: string[], io: CliIo) => Promise<number>
+
+keepBuildFilesBeside(import.meta.dirname)
 
 const commands: Record<string, () => Promise<{ run: Command }>> = {
   prompt: () => import('./cli/prompt-command'),

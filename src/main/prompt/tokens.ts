@@ -96,8 +96,9 @@ function countRemembering(from: TokenCountMemory, key: string, text: string, cou
 /**
  * The tokenizer, loaded on the first count nothing remembers. Synchronous (CommonJS), because counts are taken
  * synchronously, when a section's count is first read. The library's vocabulary is a 2 MB module that takes
- * ~340 ms to load and build; the bundled command line keeps it as a rank table beside the build instead
- * (see rank-table.ts), written after the first run that loaded the library and read back in milliseconds.
+ * ~340 ms to load and build; a build of the command line (both bundles: its commands, web mode) keeps it as a
+ * rank table in its folder instead (see rank-table.ts), written after the first run that loaded the library and
+ * read back in milliseconds.
  */
 let bpe: ((text: string) => number) | null = null
 

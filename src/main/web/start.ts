@@ -7,12 +7,14 @@ import { startWebServer } from './server'
 import { errorMessage } from '../../shared/error-message'
 import { findAppRoot } from '../store/native-binding'
 import { rendererOutdated } from './renderer-freshness'
+import { keepBuildFilesBeside } from '../build-cache'
 
 // `npm run web -- --project DIR [--port N] [--endpoint URL] [--model NAME] [--data-dir DIR]`
 
 // The folder with package.json above this file, from the sources (src/main/web) and from the bundle (out/cli).
 const REPO_ROOT = findAppRoot(import.meta.dirname) ?? process.cwd()
 const RENDERER_DIR = resolve(REPO_ROOT, 'out/renderer')
+keepBuildFilesBeside(import.meta.dirname)
 
 function fail(message: string): never {
   process.stderr.write(`glassbox web: ${message}\n`)
