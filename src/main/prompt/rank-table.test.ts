@@ -127,6 +127,14 @@ describe('the rank table on disk', () => {
     expect(RankTable.read(file, 'ranks v1')).toBeNull()
     writeFileSync(file, 'not a rank table at all')
     expect(RankTable.read(file, 'ranks v1')).toBeNull()
+    // Slots damaged (none empty, ranks past the table): look-ups end, finding nothing, and the table is not used.
+    table.write(file, 'ranks v1', library.countTokens)
+    const damaged = readFileSync(file)
+    const slotsStart = damaged.length - (damaged.readUInt32LE(16) + damaged.readUInt32LE(12) * 4)
+    damaged.fill(0x7f, slotsStart, slotsStart + damaged.readUInt32LE(12) * 4)
+    writeFileSync(file, damaged)
+    expect(RankTable.read(file, 'ranks v1')?.rankOfText('the')).toBeUndefined()
+    expect(countingWithRankTable(file, 'ranks v1', load)).toBeNull()
   })
 })
 

@@ -156,16 +156,20 @@ export class RankTable {
 
   private find(key: Uint8Array, length: number, kind: Kind): number | undefined {
     const { slots, mask } = this
-    for (let slot = hashOf(key, 0, length) & mask; ; slot = (slot + 1) & mask) {
+    // Never more probes than slots: a damaged file without an empty slot must not loop forever.
+    for (let probes = 0, slot = hashOf(key, 0, length) & mask; probes < slots.length; probes++, slot = (slot + 1) & mask) {
       const entry = slots[slot]
       if (entry === 0) return undefined
       if (Math.sign(entry) === kind && this.holds(Math.abs(entry) - 1, key, 0, length)) return Math.abs(entry) - 1
     }
+    return undefined
   }
 
   /** Whether `rank`'s bytes are `source[start..start + length]`. */
   private holds(rank: number, source: Uint8Array, start: number, length: number): boolean {
     const { offsets, bytes } = this
+    // A rank past the table (a damaged file) holds nothing.
+    if (rank + 1 >= offsets.length) return false
     const at = offsets[rank]
     if (offsets[rank + 1] - at !== length) return false
     for (let index = 0; index < length; index++) if (bytes[at + index] !== source[start + index]) return false
