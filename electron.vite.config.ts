@@ -8,6 +8,8 @@ const mainJsx = { jsx: 'transform', jsxFactory: 'h', jsxFragment: 'Fragment' } a
 export default defineConfig({
   main: {
     esbuild: mainJsx,
+    // Marks a build, whose folder may keep files derived from the installed packages (src/main/build-cache.ts).
+    define: { __GLASSBOX_BUILD__: 'true' },
     build: {
       // query-child: the process server queries run in (src/main/engines/query-process.ts forks it).
       rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'query-child': resolve(__dirname, 'src/main/engines/query-child.ts') } }

@@ -2,8 +2,8 @@ import { join } from 'node:path'
 
 // What a build of the command line keeps beside itself. The bundled command line's loader (scripts/cli-start.cjs)
 // hands its script a cache of values derived from the code alone, kept beside the bundle, as `__buildCache`;
-// the ES module bundle (the other commands, web mode) has none. Both may keep files derived from the installed
-// packages in the build's folder (out/cli). From the sources (Electron, tsx, tests) there is neither, and each
+// the ES module bundle (the other commands, web mode) and the app's build have none. Each may keep files derived
+// from the installed packages in its build's folder (out/cli, out/main). From the sources (Electron, tsx, tests) there is neither, and each
 // value is derived every time.
 
 interface BuildCache {
@@ -14,7 +14,7 @@ interface BuildCache {
 }
 
 declare const __buildCache: BuildCache | undefined
-/** Defined (true) by scripts/cli-bundle.mjs in both bundles. */
+/** Defined (true) in a build: by scripts/cli-bundle.mjs in both bundles, by electron.vite.config.ts in the app's. */
 declare const __GLASSBOX_BUILD__: boolean | undefined
 
 function buildCache(): BuildCache | undefined {
@@ -24,7 +24,7 @@ function buildCache(): BuildCache | undefined {
 let entryFolder: string | null = null
 
 /**
- * Called by an entry of the command line (cli.ts, web/start.ts) with its folder: in a build, where the files
+ * Called by an entry (cli.ts, web/start.ts, the app's index.ts) with its folder: in a build, where the files
  * derived from the installed packages are kept; run from the sources, nothing.
  */
 export function keepBuildFilesBeside(folder: string): void {

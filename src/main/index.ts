@@ -5,8 +5,12 @@ import { createGlassbox } from './app/create-glassbox'
 import { registerIpc } from './ipc'
 import { RENDERER_CSP } from './web/csp'
 import { errorMessage } from '../shared/error-message'
+import { keepBuildFilesBeside } from './build-cache'
 
 // Window and lifecycle only; everything else in src/main is plain Node shared with the CLI and web mode.
+
+// The app's build (out/main) keeps the tokenizer's rank table beside itself, as the command line's does.
+keepBuildFilesBeside(__dirname)
 
 type GlassboxInstance = Awaited<ReturnType<typeof createGlassbox>>
 let glassbox: Promise<GlassboxInstance> | null = null
