@@ -50,7 +50,7 @@ describe('showVersions', () => {
 
 describe('modelName', () => {
   it('shows a served .gguf path as the model’s name, and any other id as it is', () => {
-    expect(modelName('/work/shared/tools/llama/models/qwen2.5-0.5b-instruct-q4_k_m.gguf')).toBe('qwen2.5-0.5b-instruct-q4_k_m')
+    expect(modelName('/home/analyst/models/qwen2.5-0.5b-instruct-q4_k_m.gguf')).toBe('qwen2.5-0.5b-instruct-q4_k_m')
     expect(modelName('C:\\models\\Llama-3.1-8B.Q4.GGUF')).toBe('Llama-3.1-8B.Q4')
     expect(modelName('qwen2.5:7b')).toBe('qwen2.5:7b')
     expect(modelName('Qwen/Qwen2.5-7B-Instruct')).toBe('Qwen2.5-7B-Instruct')
