@@ -63,6 +63,14 @@ describe('glassbox doctor', () => {
     }
     expect(result.stdout).toMatch(/✓ Database: duckdb-jaffle-shop \(duckdb, jaffle_shop\.duckdb\) answers and is read-only/)
     expect(result.stdout).toMatch(/✓ Context window: scripted-model at http:\/\/127\.0\.0\.1:\d+\/v1: 32,768 tokens \(llama\.cpp \/props n_ctx\); this project's request needs [\d,]+ \(system prompt/)
+    // The numbers on the line agree with each other: the need is the sum of the parts it names, and what is left is the window less it.
+    const windowLine = /needs ([\d,]+) \(system prompt ([\d,]+) \+ tools ([\d,]+) \+ user-prompt template ([\d,]+) \+ answer reserve ([\d,]+) \+ margin ([\d,]+)\), leaving ([\d,]+) for/.exec(result.stdout)
+    expect(windowLine).not.toBeNull()
+    const [need, ...parts] = windowLine!.slice(1, 7).map((figure) => Number(figure.replaceAll(',', '')))
+    expect(parts.every((tokens) => tokens >= 0)).toBe(true)
+    expect(parts[2]).toBeGreaterThan(0)
+    expect(parts.reduce((total, tokens) => total + tokens, 0)).toBe(need)
+    expect(Number(windowLine![7].replaceAll(',', ''))).toBe(32_768 - need)
     expect(lines.at(-1)).toBe('Everything Glassbox needs is in place.')
     expect(result.code).toBe(0)
   }, 120_000)
@@ -99,7 +107,7 @@ describe('glassbox doctor', () => {
         id: 'context-window',
         title: 'Context window',
         status: 'fail',
-        detail: expect.stringMatching(new RegExp(`^scripted-model at ${small.url.replaceAll('.', '\\.')}: the window is 1,024 tokens \\(llama\\.cpp /props n_ctx\\), smaller than the [\\d,]+ this project's request needs \\(system prompt [\\d,]+ \\+ tools [\\d,]+ \\+ answer reserve 256 \\+ margin 52\\)$`)),
+        detail: expect.stringMatching(new RegExp(`^scripted-model at ${small.url.replaceAll('.', '\\.')}: the window is 1,024 tokens \\(llama\\.cpp /props n_ctx\\), smaller than the [\\d,]+ this project's request needs \\(system prompt [\\d,]+ \\+ tools [\\d,]+ \\+ user-prompt template [\\d,]+ \\+ answer reserve 256 \\+ margin 52\\)$`)),
         fix: expect.stringContaining('-c 16384')
       },
       { id: 'output-cap', title: 'Output cap', status: 'fail', detail: expect.stringContaining('an answer gets only 256 tokens'), fix: expect.any(String) }

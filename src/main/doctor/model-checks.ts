@@ -46,11 +46,19 @@ async function checkServer(context: DoctorContext, server: ServerProbe): Promise
 
 function budgetLines(label: string, kind: ServerKind, budget: Budget, tooSmall: string | null): CheckLine[] {
   const part = (name: string): number => budget.parts.find((item) => item.name === name)?.tokens ?? 0
-  const margin = budget.safetyMargin ?? 0
-  const need = part('system') + part('tools') + part('user') + budget.reservedOutput + margin
+  // What every request of this project needs before a question is typed; the total is the sum of exactly the
+  // parts the line names. The user prompt is its template around an empty question (a few tokens).
+  const needed: Array<[label: string, tokens: number]> = [
+    ['system prompt', part('system')],
+    ['tools', part('tools')],
+    ['user-prompt template', part('user')],
+    ['answer reserve', budget.reservedOutput],
+    ['margin', budget.safetyMargin ?? 0]
+  ]
+  const need = needed.reduce((total, [, tokens]) => total + tokens, 0)
   const window = budget.contextWindow
   const source = budget.contextSource ? ` (${budget.contextSource})` : ''
-  const sum = `system prompt ${format(part('system'))} + tools ${format(part('tools'))} + answer reserve ${format(budget.reservedOutput)} + margin ${format(margin)}`
+  const sum = needed.map(([label, tokens]) => `${label} ${format(tokens)}`).join(' + ')
   const lines: CheckLine[] = []
   if (tooSmall !== null || need > window) {
     lines.push(fail('context-window', 'Context window', `${label}: the window is ${format(window)} tokens${source}, smaller than the ${format(need)} this project's request needs (${sum})`, windowFix(kind, need)))
