@@ -118,6 +118,24 @@ describe('glassbox prompt', () => {
     expect(output.budget.used).toBe(output.budget.parts.reduce((sum: number, part: { tokens: number }) => sum + part.tokens, 0))
   })
 
+  it('tells the sections so that they add up to the system prompt in the budget, nested ones indented', async () => {
+    await cli(['memory', 'add', '--project', NAO_LAYOUT, '--data-dir', data.dir, '--category', 'global_rule', 'Always show revenue in EUR.'])
+    const result = await cli(['prompt', '--project', NAO_LAYOUT, '--data-dir', data.dir, '--question', 'How many orders?'])
+    expect(result.code).toBe(0)
+    const text = result.stdout
+    const header = /^=== Sections: (\d+) tokens \(estimated\) ===$/m.exec(text)
+    expect(header).not.toBeNull()
+    const rows = text.slice(header!.index).split('\n\n')[0].split('\n').slice(1)
+    const parsed = rows.map((line) => /^( *)(.+?) +(\d+) tokens?( {2}|$)/.exec(line)!)
+    expect(parsed.every(Boolean)).toBe(true)
+    // A memory lies inside the memory section: indented, and not added again.
+    expect(parsed.some(([, indent]) => indent.length > 0)).toBe(true)
+    const topLevel = parsed.filter(([, indent]) => indent === '').reduce((sum, match) => sum + Number(match[3]), 0)
+    const systemInBudget = Number(/^system +(\d+)$/m.exec(text)![1])
+    expect(Number(header![1])).toBe(systemInBudget)
+    expect(topLevel).toBe(systemInBudget)
+  })
+
   describe("the fixture's channel prompts", () => {
     it('replaces the prompt for slack (agent/prompts/slack.md has no placeholder)', async () => {
       const output = await promptJson('--project', NAO_LAYOUT, '--channel', 'slack')

@@ -5,6 +5,7 @@ import { MessageInputError } from '../app/message-inputs'
 import { AttachmentError } from '../prompt/user/attachments'
 import { jsonLine, type CliIo } from './io'
 import type { PromptPreview } from '../../shared/prompt'
+import { estimateNote, sectionTokens } from '../../shared/section-tokens'
 import { CliError } from './cli-error'
 import { requireProject, withGlassbox } from './options'
 
@@ -65,10 +66,15 @@ function parseNow(text: string): Date {
 function describe(preview: PromptPreview): string {
   const lines = [`=== System prompt (${preview.overrideMode}) ===`, preview.system, '']
   if (preview.user) lines.push('=== User prompt ===', preview.user, '')
-  lines.push('=== Sections ===')
+  // As the app's inspector tells them: at the server's scale, nested sections indented, and the top-level
+  // rows with what lies between them adding up to the system prompt's count in the budget below.
+  const tokens = sectionTokens(preview)
+  lines.push(`=== Sections: ${tokens.total} tokens (${estimateNote(preview.budget?.tokenScale)}) ===`)
+  const row = (name: string, count: number, note: string) => `${name.padEnd(28)} ${String(count).padStart(6)} ${count === 1 ? 'token ' : 'tokens'}  ${note}`.trimEnd()
   for (const section of preview.sections) {
-    lines.push(`${section.id.padEnd(28)} ${String(section.tokens).padStart(6)} tokens  ${section.sources.join(', ')}`)
+    lines.push(row(tokens.outer.has(section.id) ? section.id : `  ${section.id}`, tokens.shown(section), section.sources.join(', ')))
   }
+  if (preview.sections.length > 0 && tokens.between !== 0) lines.push(row('(between sections)', tokens.between, 'headings and blank lines between them, tokens spanning two'))
   if (preview.budget) {
     const { budget } = preview
     lines.push('', `=== Budget: ${budget.used} of ${budget.contextWindow} tokens (context window: ${budget.contextSource ?? 'unknown source'}) ===`)

@@ -1,7 +1,8 @@
 import { PlainText } from '../common/PlainText'
 import type { Budget } from '../../../../shared/prompt'
 import { useApp } from '../../state/app-state'
-import { estimateNote, formatTokens, percent } from './format'
+import { estimateNote } from '../../../../shared/section-tokens'
+import { formatTokens, percent } from './format'
 
 // The whole request against the model's context window: one segment per part, reserved output included.
 

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { OverrideMode, PromptPreview, PromptSection } from '../../../../shared/prompt'
 import { OVERRIDE_LABELS } from '../common/plain-words'
-import { estimateNote, formatTokens } from './format'
+import { estimateNote, sectionTokens } from '../../../../shared/section-tokens'
+import { formatTokens } from './format'
 
 // The system prompt exactly as sent, with an outline of its sections (tokens, sources, component).
 // Clicking a section highlights its character range in the text and scrolls to it.
@@ -26,17 +27,8 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
   const highlight = useRef<HTMLElement>(null)
   const text = useRef<HTMLPreElement>(null)
   const selected = preview.sections.find((section) => section.id === selectedId) ?? null
-  // One number for one thing: the whole system prompt as the Request tab counts it. Sections nest (a memory
-  // inside ## Memory), so adding them up would count the nested ones twice.
-  const outer = useMemo(() => new Set(topLevel(preview.sections).map((section) => section.id)), [preview.sections])
-  // Sections are counted on their own at the plain estimate; the header counts the whole prompt at the
-  // server's scale. Rows are shown at that scale, and what the sections alone do not account for (headings and
-  // blank lines between them, token boundaries) gets its own row, so the top-level rows add up to the header.
-  const scale = preview.budget?.tokenScale ?? 1
-  const shownTokens = (section: PromptSection): number => Math.ceil(section.tokens * scale)
-  const topLevelTokens = preview.sections.filter((section) => outer.has(section.id)).reduce((sum, section) => sum + shownTokens(section), 0)
-  const total = preview.budget?.parts.find((part) => part.name === 'system')?.tokens ?? topLevelTokens
-  const between = total - topLevelTokens
+  // One number for one thing: the whole system prompt as the Request tab counts it, and rows that add up to it.
+  const { shown: shownTokens, outer, total, between } = useMemo(() => sectionTokens(preview), [preview])
 
   // Scroll only the prompt text, so the outline stays where the user clicked.
   useEffect(() => {
@@ -113,12 +105,5 @@ function OutlineItem(props: { section: PromptSection; tokens: number; total: num
         </div>
       )}
     </li>
-  )
-}
-
-/** Sections not inside another one (ranges nest: a memory item lies within the Memory section). */
-export function topLevel(sections: readonly PromptSection[]): PromptSection[] {
-  return sections.filter(
-    (section) => !sections.some((other) => other !== section && other.start <= section.start && other.end >= section.end && (other.start < section.start || other.end > section.end))
   )
 }

@@ -8,10 +8,5 @@ export function percent(part: number, whole: number): string {
   return `${value < 10 ? value.toFixed(1) : Math.round(value)}%`
 }
 
-/** "estimated", and the factor applied to match the server's tokenizer when there is one. */
-export function estimateNote(tokenScale: number | undefined): string {
-  return tokenScale === undefined || tokenScale === 1 ? 'estimated' : `estimated, scaled ×${tokenScale.toFixed(2)} to the server's tokenizer`
-}
-
 /** Long texts are shown up to this many characters, with a way to show the rest. */
 export const DISPLAY_CHARS = 60_000

@@ -1,11 +1,8 @@
 import { expect, it } from 'vitest'
-import type { PromptPreview, PromptSection } from '../../../../shared/prompt'
+import type { PromptPreview } from '../../../../shared/prompt'
 import { plural } from '../../plural'
 import { sliderRange } from './MemoryTab'
 import { parseRequestBody } from './request-body'
-import { topLevel } from './SystemTab'
-
-const section = (id: string, start: number, end: number, tokens: number): PromptSection => ({ id, title: id, component: id, sources: [], start, end, tokens })
 
 it('reads a captured body back into messages, tool schemas and parameters', () => {
   const body = JSON.stringify({
@@ -27,12 +24,6 @@ it('reads a captured body back into messages, tool schemas and parameters', () =
   expect(parsed?.tools).toEqual([{ name: 'execute_sql', description: 'Run SQL', parameters: { type: 'object' } }])
   expect(parsed?.params).toEqual([['model', 'm'], ['temperature', 0], ['stream', true]])
   expect(parseRequestBody('not json')).toBeNull()
-})
-
-it('counts nested sections once: only sections inside no other are top level', () => {
-  const memory = section('memory', 100, 200, 30)
-  const item = section('memory-1', 120, 140, 5)
-  expect(topLevel([section('instructions', 0, 90, 20), memory, item])).toEqual([section('instructions', 0, 90, 20), memory])
 })
 
 it('scales the memory slider to what the memories need', () => {
