@@ -32,6 +32,13 @@ describe('glassbox models', () => {
     expect(printed.servers[0]).toMatchObject({ baseUrl: server.url, models: [{ id: 'big', contextWindow: 131072 }] })
   })
 
+  it('names one endpoint once, beside its URL', async () => {
+    server = await startScriptedServer({ models: [{ id: 'big', max_model_len: 131072 }] })
+    const { io, out } = captureIo()
+    expect(await run(['--endpoint', server.origin], io)).toBe(0)
+    expect(out()).toBe(`Model server — ${server.url}\n  big  131,072 tokens (vLLM /v1/models max_model_len)\n`)
+  })
+
   it('tells how to start Ollama or llama.cpp when nothing is running', async () => {
     const { io, out, err } = captureIo()
     expect(await run(['--json'], io, DEAD)).toBe(1)

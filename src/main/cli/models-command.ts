@@ -25,7 +25,9 @@ export async function run(argv: string[], io: CliIo, presets: readonly ServerPre
     }
     try {
       const models = await listModels(baseUrl, { timeoutMs: 3_000 })
-      servers = [{ kind: kindOf(baseUrl), label: baseUrl, baseUrl, models }]
+      const kind = kindOf(baseUrl)
+      // Named as detection names it; the line already shows the URL, so a server on another port is just a model server.
+      servers = [{ kind, label: presets.find((preset) => preset.kind === kind)?.label ?? 'Model server', baseUrl, models }]
     } catch (error) {
       throw new CliError(`no model server answered at ${baseUrl} (${errorMessage(error)}).\n${START_SERVER_GUIDANCE}`)
     }
