@@ -6,7 +6,7 @@ import { startScriptedServer, type ScriptedServer } from '../../../test/support/
 import type { ServerPreset } from '../agent/endpoints'
 import { main } from '../cli'
 import { openStore } from '../store'
-import { run } from './ask-command'
+import { run, toolOutputPreview } from './ask-command'
 import { captureIo } from '../../../test/support/capture-io'
 
 let server: ScriptedServer | undefined
@@ -61,6 +61,29 @@ describe('glassbox ask', () => {
     expect(code).toBe(0)
     expect(out()).toBe('There is one doc.\n')
     expect(err()).toContain('→ list {"path":"docs"}')
+  })
+
+  it('shows what a query returned under its call, as the answer may say "shown above"', async () => {
+    const expected = await trueRevenue()
+    server = await startScriptedServer({
+      script: [{ toolCalls: [{ name: 'execute_sql', args: { sql_query: 'SELECT SUM(amount) AS total_revenue FROM orders' } }] }, { text: 'The total is shown above.' }]
+    })
+    const { io, out, err } = captureIo()
+    expect(await run(['--project', NAO_LAYOUT, '--question', 'revenue?', '--endpoint', server.url, '--model', 'm'], io)).toBe(0)
+    expect(out()).toBe('The total is shown above.\n')
+    const call = err().slice(err().indexOf('→ execute_sql'))
+    expect(call.split('\n').slice(1)).toEqual(expect.arrayContaining(['  | total_revenue |', `  | ${expected} |`]))
+  })
+
+  it("keeps a long tool output to its first lines, and a cell's control characters off the terminal", () => {
+    const rows = Array.from({ length: 30 }, (_, index) => `| row ${index} |`)
+    const preview = toolOutputPreview(['1 row', '| name |', '| \u001b]0;owned\u0007x\ry |', 'z'.repeat(500), ...rows].join('\n'))
+    const lines = preview.trimEnd().split('\n')
+    expect(lines).toHaveLength(13)
+    expect(lines[2]).toBe('  | \\u001b]0;owned\\u0007x\\ry |')
+    expect(preview).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/)
+    expect(lines[3]).toBe(`  ${'z'.repeat(200)}…`)
+    expect(lines.at(-1)).toBe('  … 22 more lines (--json prints them all)')
   })
 
   it('uses the first model the server lists when --model is absent', async () => {

@@ -4,6 +4,8 @@ import { createGlassbox, type GlassboxOptions } from '../app/create-glassbox'
 import type { RunEvent } from '../../shared/events'
 import { CliError } from './cli-error'
 import { cliTrust, requireProject, withGlassbox } from './options'
+import { escapeControlCharacters } from '../data/control-characters'
+import { formatCount } from '../../shared/format-count'
 
 // `glassbox ask --project DIR --question TEXT [--endpoint URL] [--model NAME] [--test-mode] [--data-dir DIR] [--json]`
 // One question through the same services as the app (prompt assembly, budget, memory, stored run).
@@ -82,5 +84,23 @@ export async function run(argv: string[], io: CliIo, overrides: Partial<Glassbox
 function printEvent(event: RunEvent, io: CliIo): void {
   if (event.type === 'text-delta') io.stdout(event.text)
   else if (event.type === 'tool-start') io.stderr(`\n→ ${event.name} ${JSON.stringify(event.args)}\n`)
-  else if (event.type === 'tool-end' && !event.ok) io.stderr(`  ✗ ${event.output.split('\n')[0]}\n`)
+  else if (event.type === 'tool-end') io.stderr(event.ok ? toolOutputPreview(event.output) : `  ✗ ${escapeControlCharacters(event.output.split('\n')[0])}\n`)
+}
+
+const PREVIEW_LINES = 12
+const PREVIEW_LINE_CHARS = 200
+
+/**
+ * The start of what a tool returned, indented under its call: an answer that says "shown above" refers to it.
+ * Its text is the project's data, so control characters are made visible rather than sent to the terminal.
+ */
+export function toolOutputPreview(output: string): string {
+  const lines = output.replace(/\n+$/, '').split('\n')
+  const shown = lines.slice(0, PREVIEW_LINES).map((line) => {
+    const visible = escapeControlCharacters(line)
+    return `  ${visible.length > PREVIEW_LINE_CHARS ? `${visible.slice(0, PREVIEW_LINE_CHARS)}…` : visible}`.trimEnd()
+  })
+  const more = lines.length - shown.length
+  if (more > 0) shown.push(`  … ${formatCount(more)} more ${more === 1 ? 'line' : 'lines'} (--json prints them all)`)
+  return shown.join('\n') + '\n'
 }
