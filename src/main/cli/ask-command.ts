@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { jsonLine, type CliIo } from './io'
+import { jsonLine, type CliIo, type CommandOptions } from './io'
 import { createGlassbox, type GlassboxOptions } from '../app/create-glassbox'
 import type { RunEvent } from '../../shared/events'
 import { CliError } from './cli-error'
@@ -11,19 +11,22 @@ import { formatCount } from '../../shared/format-count'
 // One question through the same services as the app (prompt assembly, budget, memory, stored run).
 // Streams the answer to stdout (tool calls and errors to stderr), or prints one JSON object with --json.
 
+/** The options it takes (COMMAND_USAGE in ../cli.ts lists the same). */
+export const OPTIONS = {
+  project: { type: 'string' },
+  question: { type: 'string' },
+  endpoint: { type: 'string' },
+  model: { type: 'string' },
+  'test-mode': { type: 'boolean', default: false },
+  'data-dir': { type: 'string' },
+  'trust-project': { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false }
+} satisfies CommandOptions
+
 export async function run(argv: string[], io: CliIo, overrides: Partial<GlassboxOptions> = {}): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: {
-      project: { type: 'string' },
-      question: { type: 'string' },
-      endpoint: { type: 'string' },
-      model: { type: 'string' },
-      'test-mode': { type: 'boolean', default: false },
-      'data-dir': { type: 'string' },
-      'trust-project': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false }
-    },
+    options: OPTIONS,
     strict: true,
     allowPositionals: false
   })

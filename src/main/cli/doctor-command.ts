@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { jsonLine, type CliIo } from './io'
+import { jsonLine, type CliIo, type CommandOptions } from './io'
 import { createGlassbox } from '../app/create-glassbox'
 import { resolveDataDir } from '../data-dir'
 import { openStore, STORE_FILE } from '../store'
@@ -16,17 +16,20 @@ import { cliTrust, requireProject, withGlassbox } from './options'
 // any ✗. What the project asks beyond its folder is approved as by the other commands, and nothing
 // unapproved is connected to or started.
 
+/** The options it takes (COMMAND_USAGE in ../cli.ts lists the same). */
+export const OPTIONS = {
+  project: { type: 'string' },
+  endpoint: { type: 'string', multiple: true },
+  model: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'trust-project': { type: 'boolean', default: false },
+  json: { type: 'boolean' }
+} satisfies CommandOptions
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: {
-      project: { type: 'string' },
-      endpoint: { type: 'string', multiple: true },
-      model: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'trust-project': { type: 'boolean', default: false },
-      json: { type: 'boolean' }
-    },
+    options: OPTIONS,
     strict: true
   })
   const root = requireProject(values.project)

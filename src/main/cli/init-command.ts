@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises'
 import { parseArgs } from 'node:util'
-import type { CliIo } from './io'
+import type { CliIo, CommandOptions } from './io'
 import { applyInit, InitError, planInit, type InitPlan, type InitReport } from '../init/init-project'
 import { CliError } from './cli-error'
 
@@ -10,6 +10,9 @@ import { CliError } from './cli-error'
 
 /** Asks one question on the terminal and returns the answer ('' for Enter). */
 export type Ask = (question: string) => Promise<string>
+
+/** The options it takes (COMMAND_USAGE in ../cli.ts lists the same). */
+export const OPTIONS = { yes: { type: 'boolean', short: 'y' }, name: { type: 'string' }, database: { type: 'string', multiple: true }, 'no-sync': { type: 'boolean' } } satisfies CommandOptions
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true
@@ -26,7 +29,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 export async function runInit(argv: string[], io: CliIo, ask: Ask | null): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { yes: { type: 'boolean', short: 'y' }, name: { type: 'string' }, database: { type: 'string', multiple: true }, 'no-sync': { type: 'boolean' } },
+    options: OPTIONS,
     allowPositionals: true,
     strict: true
   })

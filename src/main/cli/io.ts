@@ -1,3 +1,5 @@
+import type { ParseArgsConfig } from 'node:util'
+
 /** Where a command writes: the process's streams, or a capture in tests. */
 export interface CliIo {
   stdout: (text: string) => void
@@ -8,3 +10,6 @@ export interface CliIo {
 export function jsonLine(value: unknown): string {
   return JSON.stringify(value) + '\n'
 }
+
+/** A command's options as node:util's parseArgs takes them. */
+export type CommandOptions = NonNullable<ParseArgsConfig['options']>

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { jsonLine, type CliIo } from './io'
+import { jsonLine, type CliIo, type CommandOptions } from './io'
 import { createGlassbox } from '../app/create-glassbox'
 import type { McpServerView, McpStatus } from '../../shared/trust'
 import { cliTrust, requireProject, withGlassbox } from './options'
@@ -8,15 +8,18 @@ import { cliTrust, requireProject, withGlassbox } from './options'
 // started if approved, with its state: ready (N tools), failed (why, and the end of its stderr), or not
 // approved (never started). Exit 1 when a server failed.
 
+/** The options it takes (COMMAND_USAGE in ../cli.ts lists the same). */
+export const OPTIONS = {
+  project: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'trust-project': { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false }
+} satisfies CommandOptions
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: {
-      project: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'trust-project': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false }
-    },
+    options: OPTIONS,
     strict: true
   })
   const root = requireProject(values.project)

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { MemoryView } from '../../shared/api'
-import { jsonLine, type CliIo } from './io'
+import { jsonLine, type CliIo, type CommandOptions } from './io'
 import { resolveDataDir } from '../data-dir'
 import {
   addMemory,
@@ -44,16 +44,19 @@ function describe(memory: MemoryView): string {
   return `#${memory.id}  ${memory.category.padEnd(13)}  ${memory.content}${state.length ? `  [${state.join(', ')}]` : ''}`
 }
 
+/** The options it takes (COMMAND_USAGE in ../cli.ts lists the same). */
+export const OPTIONS = {
+  project: { type: 'string' },
+  'data-dir': { type: 'string' },
+  category: { type: 'string' },
+  json: { type: 'boolean', default: false }
+} satisfies CommandOptions
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: {
-      project: { type: 'string' },
-      'data-dir': { type: 'string' },
-      category: { type: 'string' },
-      json: { type: 'boolean', default: false }
-    }
+    options: OPTIONS
   })
   const [action, ...rest] = positionals
   if (!action) throw new CliError(`missing action; ${USAGE}`)

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { jsonLine, type CliIo } from './io'
+import { jsonLine, type CliIo, type CommandOptions } from './io'
 import { detectServers, listModels, type DetectedServer } from '../agent/discovery'
 import { InvalidEndpointError, kindOf, normalizeBaseUrl, SERVER_PRESETS, START_SERVER_GUIDANCE, type ServerPreset } from '../agent/endpoints'
 import { CliError } from './cli-error'
@@ -8,10 +8,13 @@ import { formatCount } from '../../shared/format-count'
 
 // `glassbox models [--endpoint URL] [--json]`: the running local servers, their models and context windows.
 
+/** The options it takes (COMMAND_USAGE in ../cli.ts lists the same). */
+export const OPTIONS = { endpoint: { type: 'string' }, json: { type: 'boolean', default: false } } satisfies CommandOptions
+
 export async function run(argv: string[], io: CliIo, presets: readonly ServerPreset[] = SERVER_PRESETS): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { endpoint: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: OPTIONS,
     strict: true,
     allowPositionals: false
   })

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { createGlassbox } from '../app/create-glassbox'
 import { MessageInputError } from '../app/message-inputs'
 import { AttachmentError } from '../prompt/user/attachments'
-import { jsonLine, type CliIo } from './io'
+import { jsonLine, type CliIo, type CommandOptions } from './io'
 import type { PromptPreview } from '../../shared/prompt'
 import { estimateNote, sectionTokens } from '../../shared/section-tokens'
 import { CliError } from './cli-error'
@@ -11,23 +11,26 @@ import { requireProject, withGlassbox } from './options'
 
 // `glassbox prompt`: exactly what would be sent for a question, without sending it.
 
+/** The options it takes (COMMAND_USAGE in ../cli.ts lists the same). */
+export const OPTIONS = {
+  project: { type: 'string' },
+  question: { type: 'string', default: '' },
+  channel: { type: 'string' },
+  'test-mode': { type: 'boolean', default: false },
+  attach: { type: 'string', multiple: true, default: [] as string[] },
+  'fork-selection': { type: 'string' },
+  timezone: { type: 'string' },
+  now: { type: 'string' },
+  endpoint: { type: 'string' },
+  model: { type: 'string' },
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean', default: false }
+} satisfies CommandOptions
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: {
-      project: { type: 'string' },
-      question: { type: 'string', default: '' },
-      channel: { type: 'string' },
-      'test-mode': { type: 'boolean', default: false },
-      attach: { type: 'string', multiple: true, default: [] },
-      'fork-selection': { type: 'string' },
-      timezone: { type: 'string' },
-      now: { type: 'string' },
-      endpoint: { type: 'string' },
-      model: { type: 'string' },
-      'data-dir': { type: 'string' },
-      json: { type: 'boolean', default: false }
-    },
+    options: OPTIONS,
     strict: true,
     allowPositionals: false
   })

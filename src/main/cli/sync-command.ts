@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import type { CliIo } from './io'
+import type { CliIo, CommandOptions } from './io'
 import { escapeControlCharacters } from '../data/control-characters'
 import { syncProject } from '../data/sync'
 import { cliTrust, requireProject } from './options'
@@ -16,10 +16,13 @@ import { errorMessage } from '../../shared/error-message'
 // to stdout; any database error → exit 1. Names come from databases and the project: their control
 // characters are printed as escapes, never raw.
 
+/** The options it takes (COMMAND_USAGE in ../cli.ts lists the same). */
+export const OPTIONS = { project: { type: 'string' }, 'trust-project': { type: 'boolean', default: false }, 'data-dir': { type: 'string' } } satisfies CommandOptions
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { project: { type: 'string' }, 'trust-project': { type: 'boolean', default: false }, 'data-dir': { type: 'string' } },
+    options: OPTIONS,
     strict: true
   })
   const root = realpathSync(requireProject(values.project))

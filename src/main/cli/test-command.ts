@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { EvaluationCaseResult, EvaluationComparison, EvaluationDetail, EvaluationProgress, EvaluationSummary } from '../../shared/api'
-import { jsonLine, type CliIo } from './io'
+import { jsonLine, type CliIo, type CommandOptions } from './io'
 import { listModels } from '../agent/discovery'
 import { normalizeBaseUrl } from '../agent/endpoints'
 import { createGlassbox } from '../app/create-glassbox'
@@ -15,21 +15,24 @@ import { cliTrust, requireProject, withGlassbox } from './options'
 // Ctrl-C cancels the evaluation (the running case stops; what finished stays stored).
 // Exit code 0 only when every case of every model passed.
 
+/** The options it takes (COMMAND_USAGE in ../cli.ts lists the same). */
+export const OPTIONS = {
+  project: { type: 'string' },
+  endpoint: { type: 'string', multiple: true },
+  model: { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  history: { type: 'boolean', default: false },
+  compare: { type: 'boolean', default: false },
+  show: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'trust-project': { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false }
+} satisfies CommandOptions
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: {
-      project: { type: 'string' },
-      endpoint: { type: 'string', multiple: true },
-      model: { type: 'string', multiple: true },
-      timeout: { type: 'string' },
-      history: { type: 'boolean', default: false },
-      compare: { type: 'boolean', default: false },
-      show: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'trust-project': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false }
-    },
+    options: OPTIONS,
     allowPositionals: true,
     strict: true
   })
