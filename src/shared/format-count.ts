@@ -11,3 +11,8 @@ export function formatCount(value: number): string {
   }
   return value < 0 ? `-${grouped}` : grouped
 }
+
+/** "1 test", "2 tests", "1,234 tables": a count with its noun in the right number. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`
+}

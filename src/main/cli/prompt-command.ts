@@ -5,6 +5,7 @@ import { MessageInputError } from '../app/message-inputs'
 import { AttachmentError } from '../prompt/user/attachments'
 import { jsonLine, type CliIo, type CommandOptions } from './io'
 import type { PromptPreview } from '../../shared/prompt'
+import { plural } from '../../shared/format-count'
 import { estimateNote, sectionTokens } from '../../shared/section-tokens'
 import { CliError } from './cli-error'
 import { requireProject, withGlassbox } from './options'
@@ -84,7 +85,7 @@ function describe(preview: PromptPreview): string {
     for (const part of budget.parts) lines.push(`${part.name.padEnd(10)} ${String(part.tokens).padStart(6)}`)
     for (const trim of budget.trimmed) lines.push(`trimmed ${trim.part}: ${trim.detail} (${trim.tokensSaved} tokens)`)
   }
-  if (preview.memory.dropped.length > 0) lines.push('', `${preview.memory.dropped.length} memories left out to fit the memory budget`)
+  if (preview.memory.dropped.length > 0) lines.push('', `${plural(preview.memory.dropped.length, 'memory', 'memories')} left out to fit the memory budget`)
   if (preview.diagnostics.length > 0) {
     lines.push('', '=== Diagnostics ===')
     for (const diagnostic of preview.diagnostics) lines.push(`${diagnostic.file}: ${diagnostic.problem}`)

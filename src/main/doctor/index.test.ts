@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DOCTOR_CHECKS, formatReport, runDoctor } from '.'
+import { projectParses } from './project-checks'
 import { fail, pass, warn } from './types'
 
 // The report itself: checks run in order, a check that throws is one ✗ (the rest still run), a warning never
@@ -35,5 +36,14 @@ describe('runDoctor', () => {
 
   it('lists the checks a set-up needs, in the order the report shows them', () => {
     expect(DOCTOR_CHECKS.map((entry) => entry.name)).toEqual(['project', 'tests', 'approvals', 'databases', 'mcp servers', 'model servers', 'store'])
+  })
+})
+
+describe('the project check', () => {
+  it('counts tables and skills in the right number', async () => {
+    const snapshot = (tables: number, skills: number) => ({ root: '/p', diagnostics: [], tables: Array.from({ length: tables }), skills: Array.from({ length: skills }) })
+    const detail = async (tables: number, skills: number) => (await projectParses({ snapshot: snapshot(tables, skills) } as never))[0].detail
+    expect(await detail(1, 1)).toBe('/p: 1 table, 1 skill, no problems')
+    expect(await detail(1200, 0)).toBe('/p: 1,200 tables, 0 skills, no problems')
   })
 })

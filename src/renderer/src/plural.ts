@@ -1,7 +1,4 @@
-/** "1 test", "2 tests", "1,234 tables": a count with its noun in the right number. */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`
-}
+import { plural } from '../../shared/format-count'
 
 /** A text's length for people: "820 characters", "24 k characters", "1.0 M characters". */
 export function characterCount(chars: number): string {

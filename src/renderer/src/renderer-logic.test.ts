@@ -5,7 +5,7 @@ import { escapeCurrency } from './components/chat/escape-currency'
 import { findTrigger } from './components/chat/mention-menu'
 import { remarkHtmlAsText } from './components/chat/remark-html-as-text'
 import { diffLines } from './components/inspector/line-diff'
-import { characterCount, plural } from './plural'
+import { characterCount } from './plural'
 import { EMPTY_DRAFT, messageTextOf } from './state/draft'
 import { newestReply } from './state/newest-reply'
 import { applyRunEvents, mergeChatRead } from './state/run-events'
@@ -191,10 +191,6 @@ describe('messageTextOf', () => {
 })
 
 describe('counts for people', () => {
-  it('puts the noun in the right number', () => {
-    expect([plural(1, 'test'), plural(2, 'test'), plural(1234, 'table')]).toEqual(['1 test', '2 tests', '1,234 tables'])
-  })
-
   it('says a text length in characters, k or M', () => {
     expect([1, 820, 24_400, 1_000_000].map(characterCount)).toEqual(['1 character', '820 characters', '24 k characters', '1.0 M characters'])
   })

@@ -67,7 +67,7 @@ export function ChartView({ spec, size, actions }: Props): React.JSX.Element {
   if (!spec.table) return <p className="muted small">Chart "{spec.title}": the rows of <span title={spec.queryId ?? undefined}>{queryLabel(spec.queryId)}</span> are not available.</p>
   if (points.length === 0) return <p className="muted small">Chart "{spec.title}": the query returned no rows to draw.</p>
   const drawn = size ?? (columnWidth ? { width: columnWidth, height: CHART_HEIGHT } : null)
-  const name = `${spec.title}: ${spec.chartType} chart of ${spec.series.map((series) => series.label).join(', ')} by ${spec.xAxisKey}, ${formatNumber(points.length)} points`
+  const name = `${spec.title}: ${spec.chartType} chart of ${spec.series.map((series) => series.label).join(', ')} by ${spec.xAxisKey}, ${formatNumber(points.length)} ${points.length === 1 ? 'point' : 'points'}`
   return (
     <figure className="chart" data-testid="chart" aria-label={name}>
       <figcaption>{spec.title}</figcaption>

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { OverrideMode, PromptPreview, PromptSection } from '../../../../shared/prompt'
 import { OVERRIDE_LABELS } from '../common/plain-words'
+import { plural } from '../../../../shared/format-count'
 import { estimateNote, sectionTokens } from '../../../../shared/section-tokens'
 import { formatTokens } from './format'
 
@@ -45,7 +46,7 @@ export function SystemTab({ preview }: { preview: PromptPreview }): React.JSX.El
         <span className="spacer" />
         <span className="muted small">
           <span data-testid="system-total" title={`Tokens ${estimateNote(preview.budget?.tokenScale)}`}>
-            {preview.sections.length} sections · {formatTokens(total)} tokens ({estimateNote(preview.budget?.tokenScale)})
+            {plural(preview.sections.length, 'section')} · {formatTokens(total)} tokens ({estimateNote(preview.budget?.tokenScale)})
           </span>
         </span>
       </div>

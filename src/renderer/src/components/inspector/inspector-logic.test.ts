@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest'
 import type { PromptPreview } from '../../../../shared/prompt'
-import { plural } from '../../plural'
 import { sliderRange } from './MemoryTab'
 import { parseRequestBody } from './request-body'
 
@@ -31,8 +30,4 @@ it('scales the memory slider to what the memories need', () => {
   const preview: PromptPreview = { system: '', user: '', messages: [], sections: [], memory: { included: [item], dropped: [{ ...item, id: 2, reason: 'r' }] }, diagnostics: [], overrideMode: 'default', budget: null }
   expect(sliderRange(preview, 60)).toEqual({ max: 100, step: 1 })
   expect(sliderRange(preview, 1000).max).toBe(1000)
-})
-
-it('says “1 test” and “2 tests”', () => {
-  expect([plural(1, 'test'), plural(2, 'test'), plural(1200, 'table')]).toEqual(['1 test', '2 tests', '1,200 tables'])
 })

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { ChatSummary } from '../../../../shared/api'
 import { useApp, type View } from '../../state/app-state'
-import { plural } from '../../plural'
+import { plural } from '../../../../shared/format-count'
 import { RenameField } from './RenameField'
 import { NewProjectForm } from '../setup/NewProjectForm'
 

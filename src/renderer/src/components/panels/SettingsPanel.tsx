@@ -1,6 +1,7 @@
 import './panels.css'
 import { useEffect, useState } from 'react'
 import { SERVER_KINDS, type EndpointSetting } from '../../../../shared/api'
+import { plural } from '../../../../shared/format-count'
 import { useApp } from '../../state/app-state'
 import { AppearanceSettings } from './AppearanceSettings'
 import { TrustSettings } from './TrustSettings'
@@ -86,7 +87,7 @@ export function SettingsPanel({ trust }: { trust?: TrustState } = {}): React.JSX
           <li key={server.baseUrl} data-testid="server-status">
             <span className={`status-dot ${server.running ? 'ok' : 'off'}`} />
             <strong>{server.label}</strong> <code>{server.baseUrl}</code>{' '}
-            <span className="muted small">{server.running ? `${server.models.length} models` : (server.error ?? 'not running')}</span>
+            <span className="muted small">{server.running ? plural(server.models.length, 'model') : (server.error ?? 'not running')}</span>
           </li>
         ))}
       </ul>
