@@ -124,10 +124,11 @@ function renderNode(node: MarkdownNode, separator: string, path: PathStep | null
     case 'section': {
       const inner = renderNode(node.children, separator, path)
       if (inner.text.length === 0) return EMPTY
+      const { id, title, sources } = node.info
       const component = node.info.component ?? nearestComponent(path)
       // Counted on this section's own text (when asked): slicing the whole output later would copy all of it.
       const tokens = sectionTokens(inner)
-      const section = { ...node.info, component, start: 0, end: inner.text.length, tokens }
+      const section = { id, title, component, sources, start: 0, end: inner.text.length, tokens }
       return { text: inner.text, sections: [section, ...inner.sections] }
     }
     case 'rendered':
@@ -203,8 +204,10 @@ function flatten(text: string): void {
   lastFlattened = text.slice(0, 1)
 }
 
-function copySection(section: RenderedSection): RenderedSection {
-  return { ...section }
+// Field by field, in one order, as every section is made: one object shape for all of them (a spread copy
+// keeps each source's own order), which keeps the renderer's property reads monomorphic.
+function copySection({ id, title, component, sources, start, end, tokens }: RenderedSection): RenderedSection {
+  return { id, title, component, sources, start, end, tokens }
 }
 
 function isNodeArray(node: MarkdownNode): node is readonly MarkdownNode[] {

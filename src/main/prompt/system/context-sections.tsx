@@ -135,9 +135,9 @@ function skillItems(skills: readonly Skill[]): SkillItems {
   for (const skill of skills) {
     const item = skillItem(skill)
     if (text.length > 0) text += ITEM_SEPARATOR
-    const { id, title, sources, component, tokens } = item.section
+    const { id, title, component, sources, tokens } = item.section
     // Fields in the order the renderer writes a section's, so every section object has one shape.
-    sections.push({ id, title, sources, component, start: text.length, end: text.length + item.text.length, tokens })
+    sections.push({ id, title, component, sources, start: text.length, end: text.length + item.text.length, tokens })
     text += item.text
   }
   const items = { text, sections, sources: skills.map((skill) => skill.location) }
