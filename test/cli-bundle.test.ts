@@ -1,10 +1,10 @@
 import { execFile, spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { copyProject, makeTempDir, NAO_LAYOUT, REPO_ROOT } from './support/fixtures'
 import { startScriptedServer } from './support/scripted-openai-server'
+import { importLogFlags, packageFilesLoaded as loadedPackageFiles } from './support/loaded-packages'
 import { asciiOnly, LAZY_PACKAGES, loadWithCodeCache, packageOf, routeDynamicImports, staleReason, wrapScript } from '../scripts/cli-bundle.mjs'
 
 // The `glassbox` bin and `npm run web` run esbuild's bundle in out/cli: no TypeScript compiler at run time,
@@ -15,18 +15,13 @@ afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
 
 /** Runs the bin, or with `entry` another script (out/cli/cli.js: the ES module bundle, without the bin). */
 function glassbox(args: string[], env: NodeJS.ProcessEnv = {}, entry = 'bin/glassbox.js') {
-  const record = env.GLASSBOX_IMPORT_LOG ? ['--import', recordImportsHook(), '--require', join(REPO_ROOT, 'test/support/record-requires.cjs')] : []
+  const record = env.GLASSBOX_IMPORT_LOG ? importLogFlags() : []
   return spawnSync(process.execPath, [...record, entry, ...args], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     env: { ...process.env, ...env },
     timeout: 120_000
   })
-}
-
-function recordImportsHook(): string {
-  const hook = pathToFileURL(join(REPO_ROOT, 'test/support/record-imports.mjs')).href
-  return `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(hook)});`
 }
 
 describe('the glassbox bin', () => {
@@ -127,24 +122,13 @@ describe('the glassbox bin', () => {
 })
 
 describe('the code `glassbox prompt` loads', () => {
-  /**
-   * The package files bundled into the chunks a run loaded (esbuild marks each with a path comment), and those it
-   * required. Run on the ES module bundle, whose chunks show what was loaded: the bin runs `prompt` from the
-   * CommonJS bundle, which holds every command in one script but evaluates at start what these chunks hold
-   * (what only import() reaches waits for it in both).
-   */
   function packageFilesLoaded(args: string[]): string[] {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
-    const log = join(temp.dir, 'imports.log')
-    const result = glassbox([...args, '--data-dir', temp.dir], { GLASSBOX_IMPORT_LOG: log }, 'out/cli/cli.js')
+    const { result, files } = loadedPackageFiles([...args, '--data-dir', temp.dir], join(temp.dir, 'imports.log'))
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
-    const lines = readFileSync(log, 'utf8').split('\n')
-    const chunks = new Set(lines.filter((url) => url.startsWith('file:') && url.includes('/out/cli/')))
-    // The path comment is relative to the repository: `../…/node_modules/…` when node_modules is a link (a git worktree's).
-    const files = [...chunks].flatMap((chunk) => [...readFileSync(new URL(chunk), 'utf8').matchAll(/^\/\/ \S*?(node_modules\/\S+)/gm)].map((match) => match[1]))
-    return [...files, ...lines.flatMap((line) => /(node_modules\/\S+)$/.exec(line)?.[1] ?? [])]
+    return files
   }
 
   it("leaves out what only other commands use: the MCP SDK, its JSON-schema validator, gray-matter's js-yaml 3 and esprima, the YAML writer, the Handlebars compiler, zod locales", () => {
