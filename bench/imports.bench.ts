@@ -37,7 +37,7 @@ const SPECIFIERS = [
   'picomatch'
 ]
 
-export type ImportFigure = Figure & { loaded_by_glassbox_prompt: boolean; loaded_by_glassbox_prompt_new_store: boolean }
+type ImportFigure = Figure & { loaded_by_glassbox_prompt: boolean; loaded_by_glassbox_prompt_new_store: boolean }
 
 export async function figures(): Promise<ImportFigure[]> {
   await builtEntry('cli')
@@ -45,7 +45,8 @@ export async function figures(): Promise<ImportFigure[]> {
   const samples = new Map<string, number[]>(SPECIFIERS.map((specifier) => [specifier, []]))
   for (let round = 0; round < SAMPLES; round++) for (const specifier of SPECIFIERS) samples.get(specifier)?.push(importMs(specifier))
   return SPECIFIERS.map((specifier) => {
-    const name = packageName(specifier)
+    // The package as packageOf names one from its files: `@scope/name` or `name`.
+    const name = packageOf(`node_modules/${specifier}/`) ?? specifier
     return {
       ...summarise(`import/${specifier}`, samples.get(specifier) ?? []),
       loaded_by_glassbox_prompt: loaded.warmStore.has(name),
@@ -74,10 +75,4 @@ function packagesGlassboxPromptLoads(): { newStore: Set<string>; warmStore: Set<
   } finally {
     temp.cleanup()
   }
-}
-
-/** `@scope/name` or `name`: the package a specifier imports from. */
-function packageName(specifier: string): string {
-  const parts = specifier.split('/')
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { copyProject, makeTempDir, NAO_LAYOUT, REPO_ROOT } from './support/fixtures'
 import { startScriptedServer } from './support/scripted-openai-server'
-import { importLogFlags, packageFilesLoaded as loadedPackageFiles } from './support/loaded-packages'
+import { importLogFlags, packageFilesLoaded } from './support/loaded-packages'
 import { asciiOnly, LAZY_PACKAGES, loadWithCodeCache, packageOf, routeDynamicImports, staleReason, wrapScript } from '../scripts/cli-bundle.mjs'
 
 // The `glassbox` bin and `npm run web` run esbuild's bundle in out/cli: no TypeScript compiler at run time,
@@ -122,17 +122,17 @@ describe('the glassbox bin', () => {
 })
 
 describe('the code `glassbox prompt` loads', () => {
-  function packageFilesLoaded(args: string[]): string[] {
+  function promptPackageFiles(args: string[]): string[] {
     const temp = makeTempDir()
     cleanups.push(temp.cleanup)
-    const { result, files } = loadedPackageFiles([...args, '--data-dir', temp.dir], join(temp.dir, 'imports.log'))
+    const { result, files } = packageFilesLoaded([...args, '--data-dir', temp.dir], join(temp.dir, 'imports.log'))
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
     return files
   }
 
   it("leaves out what only other commands use: the MCP SDK, its JSON-schema validator, gray-matter's js-yaml 3 and esprima, the YAML writer, the Handlebars compiler, zod locales", () => {
-    const files = packageFilesLoaded(['prompt', '--project', 'resources/sample-project', '--json'])
+    const files = promptPackageFiles(['prompt', '--project', 'resources/sample-project', '--json'])
     const loaded = new Set(files.map((file) => packageOf(file) ?? file))
     // What a prompt needs is there (the check can see bundled packages at all): js-yaml 4 reads YAML.
     expect(loaded).toContain('gray-matter')
@@ -148,7 +148,7 @@ describe('the code `glassbox prompt` loads', () => {
   }, 120_000)
 
   it('builds its schemas with zod/mini: classic zod, its whole class hierarchy built on load, is not among them', () => {
-    const files = packageFilesLoaded(['prompt', '--project', 'resources/sample-project', '--json'])
+    const files = promptPackageFiles(['prompt', '--project', 'resources/sample-project', '--json'])
     expect(files).toContain('node_modules/zod/v4/mini/schemas.js')
     expect(files.filter((file) => file.startsWith('node_modules/zod/v4/classic/'))).toEqual([])
   }, 120_000)
