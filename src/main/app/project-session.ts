@@ -40,7 +40,7 @@ export class ProjectSession {
     const snapshot = model.snapshot()
     const record = store.projects.ensure(snapshot.root, snapshot.name)
     const trust = new TrustGate(snapshot.root, store.trust, options.trust)
-    const mcp = new McpHub(snapshot.root, trust, { watch: options.watch, onChange: options.onMcpChange })
+    const mcp = new McpHub(snapshot.root, trust, { watch: options.watch, onChange: options.onMcpChange, onlyWhenOneMayStart: options.readForPromptOnly })
     const session = new ProjectSession(model, record.id, trust, mcp)
     // Servers start in the background: a slow one must not hold the project's opening.
     session.mcpLoaded = mcp.load().then(

@@ -51,6 +51,24 @@ describe('MCP servers on the command line', () => {
     expect(later.out).toMatch(/ {6}test__echo \(\d+ tokens\)/)
   })
 
+  it('glassbox prompt offers an approved server\'s tools, and none for a project without an approved server', async () => {
+    const prompt = async () => {
+      const { io, out } = captureIo()
+      expect(await main(['prompt', '--project', project, '--data-dir', dataDir, '--json'], io)).toBe(0)
+      return JSON.parse(out())
+    }
+    expect((await prompt()).mcpTools).toBeUndefined()
+    expect((await mcp('--trust-project')).code).toBe(0)
+    const approved = await prompt()
+    expect(approved.mcpTools.map((tool: { name: string }) => tool.name)).toContain('test__echo')
+    expect(approved.budget.parts.find((part: { name: string }) => part.name === 'tools').tokens).toBeGreaterThan((await promptWithoutServer()).budget.parts.find((part: { name: string }) => part.name === 'tools').tokens)
+
+    async function promptWithoutServer() {
+      writeFileSync(join(project, 'agent/mcps/mcp.json'), JSON.stringify({ mcpServers: {} }))
+      return prompt()
+    }
+  })
+
   it('an agent run calls an MCP tool: its schema is in the request, the prompt lists it, the result goes back as data', async () => {
     model = await startScriptedServer({ script: [{ toolCalls: [{ name: 'test__echo', args: { text: 'from the model' } }] }, { text: 'The server echoed it.' }] })
     const { io, out } = captureIo()

@@ -78,6 +78,27 @@ describe('MCP servers from the project', () => {
     expect(existsSync(marker)).toBe(false)
   })
 
+  it('for a one-shot prompt, reads the config only once a server may start: approved before, or approvable now', async () => {
+    // Unreadable as a config: read, it would be a problem in the status.
+    writeFileSync(join(temp.dir, 'agent/mcps/mcp.json'), '{ not json')
+    expect(await open({ onlyWhenOneMayStart: true }).hub.load()).toEqual({ configFile: null, servers: [], problems: [] })
+    await hub?.close()
+    expect((await open().hub.load()).problems).not.toEqual([])
+    await hub?.close()
+
+    writeServers({ test: testServer() })
+    const askingGate = new TrustGate(temp.dir, stored.store.trust, { ask: async () => false })
+    hub = new McpHub(temp.dir, askingGate, { onlyWhenOneMayStart: true })
+    expect(server(await hub.load(), 'test').state).toBe('not-approved')
+    await hub.close()
+
+    const { readMcpConfig } = await import('./config')
+    stored.store.trust.approve(temp.dir, readMcpConfig(temp.dir).servers[0].trust)
+    const started = await open({ onlyWhenOneMayStart: true }).hub.load()
+    expect(server(started, 'test').state).toBe('ready')
+    expect(existsSync(marker)).toBe(true)
+  })
+
   it('once approved, starts it, prefixes its tools with the server name, and gives it the user variables mcp.json names', async () => {
     const hub = await approveAndLoad()
     const test = server(hub.status(), 'test')

@@ -27,6 +27,11 @@ export interface McpHubOptions {
   callTimeoutMs?: number
   /** Quiet time after a file change before reloading. */
   debounceMs?: number
+  /**
+   * Read the config only when a server may start: one was approved before, or the gate may approve one now. For
+   * a one-shot prompt, which shows only started servers' tools (reading and checking mcp.json is ~1.5 ms of it).
+   */
+  onlyWhenOneMayStart?: boolean
 }
 
 const DEFAULT_START_TIMEOUT_MS = 30_000
@@ -80,6 +85,9 @@ export class McpHub {
   private loading: Promise<void> = Promise.resolve()
 
   private async loadNow(): Promise<McpStatus> {
+    if (this.options.onlyWhenOneMayStart && !this.trust.mayApproveNow() && !this.trust.approved().some((approval) => approval.request.kind !== 'server')) {
+      return this.status()
+    }
     const config = readMcpConfig(this.root)
     this.configFile = config.file
     this.problems = config.problems

@@ -73,6 +73,11 @@ export class TrustGate {
     this.approvals.revoke(this.projectRoot, fingerprint)
   }
 
+  /** Whether a request can be approved while it is made (`--trust-project`, or a question on a terminal). */
+  mayApproveNow(): boolean {
+    return Boolean(this.options.approveAll || this.options.ask)
+  }
+
   approved(): TrustApproval[] {
     return this.approvals.list(this.projectRoot)
   }
