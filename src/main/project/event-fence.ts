@@ -1,4 +1,4 @@
-import { lstatSync, mkdtempSync, readdirSync, rmSync, statfsSync, utimesSync, watch, writeFileSync, type FSWatcher } from 'node:fs'
+import { lstatSync, mkdtempSync, readdir, rmSync, statfsSync, utimesSync, watch, writeFileSync, type FSWatcher } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -92,7 +92,7 @@ class FenceOnTempFolder implements EventFence {
   static create(): FenceOnTempFolder | null {
     let folder: string | null = null
     try {
-      removeFoldersOfGoneProcesses()
+      removeFoldersOfGoneProcessesSoon()
       folder = mkdtempSync(join(tmpdir(), `${FOLDER_PREFIX}${process.pid}-`))
       const file = join(folder, FENCE_FILE)
       writeFileSync(file, '')
@@ -151,11 +151,24 @@ const FOLDER_PREFIX = 'glassbox-fence-'
 
 /**
  * A process killed by a signal leaves its folder behind (no exit handler runs): the next fence removes the
- * folders of processes that are gone, among those this user owns.
+ * folders of processes that are gone, among those this user owns. In the background, the temp folder listed in
+ * the thread pool: on a machine whose temp folder holds thousands of entries, listing it took milliseconds of
+ * the first prompt after a project opened.
  */
-export function removeFoldersOfGoneProcesses(): void {
+function removeFoldersOfGoneProcessesSoon(): void {
+  readdir(tmpdir(), (error, names) => {
+    if (error) return
+    try {
+      removeFoldersOfGoneProcessesAmong(names)
+    } catch {
+      // Left for the next process: a folder of a gone process costs some disk space, nothing else.
+    }
+  })
+}
+
+function removeFoldersOfGoneProcessesAmong(names: readonly string[]): void {
   const uid = process.getuid?.()
-  for (const name of readdirSync(tmpdir())) {
+  for (const name of names) {
     if (!name.startsWith(FOLDER_PREFIX)) continue
     const pid = Number(name.slice(FOLDER_PREFIX.length).split('-')[0])
     if (!Number.isInteger(pid) || pid <= 0 || isRunning(pid)) continue
