@@ -56,6 +56,12 @@ export interface OpenProjectOptions {
   listSchemaFoldersAtOpenUpTo?: number
 }
 
+/**
+ * Longest the watcher's start after an open waits for the first prompt: starting its thread holds the event loop
+ * for milliseconds, which the first prompt must not wait for (see startWatcher).
+ */
+const WATCHER_START_WAIT_MS = 100
+
 export const FOLDER_GONE_PROBLEM =
   'project folder is gone (deleted, moved or renamed); showing its last known state until it is back at this path'
 
@@ -79,6 +85,8 @@ class WatchedProject implements WatchedProjectModel {
   private watching: Promise<void> = Promise.resolve()
   /** Settles a watcher start-up that close() cut short, so whenWatching() never hangs. */
   private abandonStart: () => void = () => {}
+  /** Lets the watcher's first start go ahead (once the first prompt has been served, or on a timer). */
+  private releaseWatcherStart: (() => void) | null = null
   private readonly listeners = new Set<(snapshot: ProjectSnapshot) => void>()
   private readonly batcher: ChangeBatcher
   private livenessTimer: NodeJS.Timeout | null = null
@@ -117,7 +125,15 @@ class WatchedProject implements WatchedProjectModel {
     if (databasesDeferred) this.batcher.add(DATABASES_FOLDER)
     // chokidar's initial scan takes seconds on a big project; the snapshot is usable meanwhile. The rescan
     // once it is ready catches what changed in between (and publishes nothing if nothing did).
-    this.watchInBackground()
+    this.watchInBackground(
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, WATCHER_START_WAIT_MS)
+        this.releaseWatcherStart = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+    )
     this.livenessTimer = setInterval(() => this.checkLiveness(), this.options.livenessMs ?? 1000)
     this.livenessTimer.unref()
   }
@@ -131,10 +147,17 @@ class WatchedProject implements WatchedProjectModel {
   }
 
   async freshSnapshot(): Promise<ProjectSnapshot> {
-    if (this.closed || this.gone) return this.current
-    const changed = (await this.promptChangesFromEvents()) ?? changedPromptInputs(this.root, this.tree, this.caches)
-    if (changed.length > 0 && !this.closed && !this.gone) await this.batcher.applyNow(changed)
-    return this.current
+    try {
+      if (this.closed || this.gone) return this.current
+      const changed = (await this.promptChangesFromEvents()) ?? changedPromptInputs(this.root, this.tree, this.caches)
+      if (changed.length > 0 && !this.closed && !this.gone) await this.batcher.applyNow(changed)
+      return this.current
+    } finally {
+      // After the caller's own synchronous work with the snapshot (its prompt), not before or during it.
+      const release = this.releaseWatcherStart
+      this.releaseWatcherStart = null
+      if (release) setImmediate(release)
+    }
   }
 
   /**
@@ -159,6 +182,7 @@ class WatchedProject implements WatchedProjectModel {
 
   async close(): Promise<void> {
     this.closed = true
+    this.releaseWatcherStart?.()
     if (this.livenessTimer) clearInterval(this.livenessTimer)
     await this.batcher.close()
     await this.stopWatcher()
@@ -166,11 +190,11 @@ class WatchedProject implements WatchedProjectModel {
     this.listeners.clear()
   }
 
-  private async startWatcher(): Promise<void> {
+  private async startWatcher(due: Promise<void>): Promise<void> {
     // Once the caller has what it opened the project for (its first prompt, say): the prompt folders' watches
     // and the rescan once the watcher is ready cover the moment in between. A one-shot command reads the
     // project without watching it.
-    await new Promise((resolve) => setImmediate(resolve))
+    await due
     if (this.closed) return
     const watcher = startTreeWatcher(this.root, {
       onPath: (path) => this.batcher.add(toProjectPath(this.root, path)),
@@ -187,9 +211,9 @@ class WatchedProject implements WatchedProjectModel {
     })
   }
 
-  /** Starts the watcher in the background, then rescans to catch what changed while it scanned. */
-  private watchInBackground(): void {
-    this.watching = this.startWatcher().then(() => {
+  /** Starts the watcher in the background once `due` settles (by default at once), then rescans to catch what changed while it scanned. */
+  private watchInBackground(due = new Promise<void>((resolve) => setImmediate(resolve))): void {
+    this.watching = this.startWatcher(due).then(() => {
       if (this.watcher) return this.batcher.rescanNow()
     })
   }
