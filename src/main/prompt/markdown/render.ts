@@ -88,7 +88,7 @@ export function withTokens(text: string, section: RenderedSection): PromptSectio
   const { id, title, component, sources, start, end } = section
   const count = section.tokens ?? new LazyCount(() => countTokensPiecewise(text.slice(start, end)))
   if (count.known) return { id, title, component, sources, start, end, tokens: count.read() }
-  return {
+  const counted: PromptSection = {
     id,
     title,
     component,
@@ -99,6 +99,24 @@ export function withTokens(text: string, section: RenderedSection): PromptSectio
       return count.read()
     }
   }
+  pendingCounts.set(counted, count)
+  return counted
+}
+
+/** The count behind each section withTokens gave a getter. */
+const pendingCounts = new WeakMap<PromptSection, LazyCount>()
+
+/**
+ * `section` with its count as a plain value once that count has been taken (`section` itself when it already
+ * has one); null while it has not been. For a prompt kept to be given out again: reading a getter costs ten times
+ * more, and a large prompt's ~400 counts are read at every message.
+ */
+export function withCountSettled(section: PromptSection): PromptSection | null {
+  const count = pendingCounts.get(section)
+  if (count === undefined) return section
+  if (!count.known) return null
+  const { id, title, component, sources, start, end } = section
+  return { id, title, component, sources, start, end, tokens: count.read() }
 }
 
 // The components being rendered, innermost first: a cheap, shared path for section owners.

@@ -195,6 +195,21 @@ describe('determinism and cache', () => {
     expect(ids(assemble({ project }))).toContain('formatting-rules')
   })
 
+  it('gives the counts read from a kept prompt as plain values the next time, the same counts, still frozen', () => {
+    const project = readProjectByHand(NAO_LAYOUT)
+    const hasGetter = (result: SystemPromptResult) => result.sections.some((section) => Object.getOwnPropertyDescriptor(section, 'tokens')?.get)
+    const first = assembleSystemPrompt(input({ project }))
+    expect(hasGetter(first)).toBe(true)
+    // Not read yet: the next prompt still counts when asked.
+    expect(hasGetter(assembleSystemPrompt(input({ project })))).toBe(true)
+    const counts = first.sections.map((section) => section.tokens)
+    const again = assembleSystemPrompt(input({ project }))
+    expect(hasGetter(again)).toBe(false)
+    expect(again.sections.map((section) => section.tokens)).toEqual(counts)
+    expect(again.sections.map(({ id, start, end }) => ({ id, start, end }))).toEqual(first.sections.map(({ id, start, end }) => ({ id, start, end })))
+    expect(again.sections.every((section) => Object.isFrozen(section) && Object.isFrozen(section.sources))).toBe(true)
+  })
+
   it('refuses changes to a cached section instead of corrupting the cache', () => {
     const section = assemble({ project: makeProject() }).sections[0]
     expect(() => {

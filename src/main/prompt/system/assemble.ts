@@ -1,7 +1,7 @@
 import type { Diagnostic, MemoryItem, OverrideMode, PromptSection } from '../../../shared/prompt'
 import type { ProjectSnapshot, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
-import { renderLocated, withTokens, type LocatedText } from '../markdown/render'
+import { renderLocated, withCountSettled, withTokens, type LocatedText } from '../markdown/render'
 import type { RenderedSection } from '../markdown/jsx-runtime'
 import { containsControlMarker, defangLocated } from '../../agent/defang'
 import { formatPromptDate, isKnownTimezone } from './date'
@@ -44,7 +44,7 @@ export function assembleSystemPrompt(input: SystemPromptInput): SystemPromptResu
   const date = formatPromptDate(input.now, timezone)
   const key = cacheKey(input, date, timezone)
   const cached = cacheFor(input.project).get(key)
-  if (cached) return copy(cached)
+  if (cached) return copy(settleCounts(cached))
   const result = build(input, date, timezone)
   if (!timezoneKnown) {
     result.diagnostics.push({ file: 'timezone', problem: `Unknown time zone "${input.timezone}"; today's date is given in UTC.` })
@@ -128,11 +128,18 @@ function uniqueIds<T extends { id: string }>(sections: readonly T[]): T[] {
 // then per the other inputs. The date is part of the key, the clock time is not.
 
 const MAX_RESULTS_PER_PROJECT = 32
-const caches = new WeakMap<ProjectSnapshot, { version: number; results: Map<string, SystemPromptResult> }>()
-function cacheFor(project: ProjectSnapshot): Map<string, SystemPromptResult> {
+
+/** A kept result, and how many of its sections (from the first) already hold their count as a plain value. */
+interface CachedResult {
+  result: SystemPromptResult
+  settled: number
+}
+
+const caches = new WeakMap<ProjectSnapshot, { version: number; results: Map<string, CachedResult> }>()
+function cacheFor(project: ProjectSnapshot): Map<string, CachedResult> {
   const entry = caches.get(project)
   if (entry && entry.version === project.version) return entry.results
-  const results = new Map<string, SystemPromptResult>()
+  const results = new Map<string, CachedResult>()
   caches.set(project, { version: project.version, results })
   return results
 }
@@ -143,7 +150,22 @@ function remember(project: ProjectSnapshot, key: string, result: SystemPromptRes
     const oldest = results.keys().next()
     if (!oldest.done) results.delete(oldest.value)
   }
-  results.set(key, result)
+  results.set(key, { result, settled: 0 })
+}
+
+/**
+ * The kept result, each section whose count has been read since replaced by one holding it as a plain value, in
+ * order from the first (counts are read in order, by the inspector and the budget), as far as they have been read:
+ * once all are, nothing is left to do. Callers get copies of the array, so the kept one is changed in place.
+ */
+function settleCounts(cached: CachedResult): SystemPromptResult {
+  const { sections } = cached.result
+  while (cached.settled < sections.length) {
+    const settled = withCountSettled(sections[cached.settled])
+    if (settled === null) break
+    sections[cached.settled++] = Object.freeze(settled)
+  }
+  return cached.result
 }
 
 function cacheKey(input: SystemPromptInput, date: string, timezone: string): string {
