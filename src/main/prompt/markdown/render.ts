@@ -84,11 +84,15 @@ export function renderLocated(node: MarkdownNode): LocatedText {
  * ready without waiting for BPE over a 200 KB RULES.md in a fresh process. A count already known (memoised
  * parts, after the first read) is a plain value, which is ten times cheaper to make than a getter.
  */
-export function withTokens(text: string, section: RenderedSection): PromptSection {
+export function withTokens(text: string, section: RenderedSection, pendingCounts?: Array<LazyCount | null>): PromptSection {
   const { id, title, component, sources, start, end } = section
   const count = section.tokens ?? new LazyCount(() => countTokensPiecewise(text.slice(start, end)))
-  if (count.known) return { id, title, component, sources, start, end, tokens: count.read() }
-  const counted: PromptSection = {
+  if (count.known) {
+    pendingCounts?.push(null)
+    return { id, title, component, sources, start, end, tokens: count.read() }
+  }
+  pendingCounts?.push(count)
+  return {
     id,
     title,
     component,
@@ -99,22 +103,14 @@ export function withTokens(text: string, section: RenderedSection): PromptSectio
       return count.read()
     }
   }
-  pendingCounts.set(counted, count)
-  return counted
 }
 
-/** The count behind each section withTokens gave a getter. */
-const pendingCounts = new WeakMap<PromptSection, LazyCount>()
-
 /**
- * `section` with its count as a plain value once that count has been taken (`section` itself when it already
- * has one); null while it has not been. For a prompt kept to be given out again: reading a getter costs ten times
- * more, and a large prompt's ~400 counts are read at every message.
+ * A section withTokens gave a getter (the count behind it in `count`, taken since), with that count as a plain
+ * value. For a prompt kept to be given out again: reading a getter costs ten times more, and a large prompt's
+ * ~400 counts are read at every message.
  */
-export function withCountSettled(section: PromptSection): PromptSection | null {
-  const count = pendingCounts.get(section)
-  if (count === undefined) return section
-  if (!count.known) return null
+export function withCountSettled(section: PromptSection, count: LazyCount): PromptSection {
   const { id, title, component, sources, start, end } = section
   return { id, title, component, sources, start, end, tokens: count.read() }
 }

@@ -2,6 +2,7 @@ import type { Diagnostic, MemoryItem, OverrideMode, PromptSection } from '../../
 import type { ProjectSnapshot, Skill } from '../../project/types'
 import { h } from '../markdown/jsx-runtime'
 import { renderLocated, withCountSettled, withTokens, type LocatedText } from '../markdown/render'
+import type { LazyCount } from '../markdown/lazy-count'
 import type { RenderedSection } from '../markdown/jsx-runtime'
 import { containsControlMarker, defangLocated } from '../../agent/defang'
 import { formatPromptDate, isKnownTimezone } from './date'
@@ -45,19 +46,21 @@ export function assembleSystemPrompt(input: SystemPromptInput): SystemPromptResu
   const key = cacheKey(input, date, timezone)
   const cached = cacheFor(input.project).get(key)
   if (cached) return copy(settleCounts(cached))
-  const result = build(input, date, timezone)
+  const pendingCounts: Array<LazyCount | null> = []
+  const result = build(input, date, timezone, pendingCounts)
   if (!timezoneKnown) {
     result.diagnostics.push({ file: 'timezone', problem: `Unknown time zone "${input.timezone}"; today's date is given in UTC.` })
   }
-  remember(input.project, key, freeze(result))
+  remember(input.project, key, freeze(result), pendingCounts)
   return copy(result)
 }
 
-function build(input: SystemPromptInput, date: string, timezone: string): SystemPromptResult {
+/** `pendingCounts` gets, for each section, the count behind its getter (null for a section given its count). */
+function build(input: SystemPromptInput, date: string, timezone: string, pendingCounts: Array<LazyCount | null>): SystemPromptResult {
   const { project } = input
   const override = findOverride(project, input.channel)
   // A file without placeholders replaces the whole prompt: nothing else is rendered.
-  if (override && !hasPlaceholder(override.text)) return finish(defanged(replacePrompt(override)), 'replaced', [])
+  if (override && !hasPlaceholder(override.text)) return finish(defanged(replacePrompt(override)), 'replaced', [], pendingCounts)
 
   const skills = canonicalSkills(input)
   let prompt = renderLocated(
@@ -67,9 +70,9 @@ function build(input: SystemPromptInput, date: string, timezone: string): System
   if (input.forkSelection && input.forkSelection.trim() !== '') {
     prompt = renderLocated(h(ChatForkContextPrompt, { basePrompt: prompt, selection: input.forkSelection }))
   }
-  if (!override) return finish(defanged(prompt), 'default', [])
+  if (!override) return finish(defanged(prompt), 'default', [], pendingCounts)
   const wrapped = wrapPrompt(override, prompt)
-  return finish(defanged(wrapped), 'wrapped', wrapped.diagnostics)
+  return finish(defanged(wrapped), 'wrapped', wrapped.diagnostics, pendingCounts)
 }
 
 /**
@@ -109,8 +112,8 @@ function runtimePrompt(text: string): SystemPromptResult {
   return finish({ text, sections: [section] }, 'runtime', [])
 }
 
-function finish(prompt: LocatedText, overrideMode: OverrideMode, diagnostics: Diagnostic[]): SystemPromptResult {
-  const sections = uniqueIds(prompt.sections).map((section) => withTokens(prompt.text, section))
+function finish(prompt: LocatedText, overrideMode: OverrideMode, diagnostics: Diagnostic[], pendingCounts?: Array<LazyCount | null>): SystemPromptResult {
+  const sections = uniqueIds(prompt.sections).map((section) => withTokens(prompt.text, section, pendingCounts))
   return { text: prompt.text, sections, overrideMode, diagnostics: [...diagnostics] }
 }
 
@@ -129,9 +132,13 @@ function uniqueIds<T extends { id: string }>(sections: readonly T[]): T[] {
 
 const MAX_RESULTS_PER_PROJECT = 32
 
-/** A kept result, and how many of its sections (from the first) already hold their count as a plain value. */
+/**
+ * A kept result, the count behind each of its sections' getters (null for a section given its count), and how
+ * many of its sections (from the first) already hold their count as a plain value.
+ */
 interface CachedResult {
   result: SystemPromptResult
+  pendingCounts: ReadonlyArray<LazyCount | null>
   settled: number
 }
 
@@ -144,13 +151,13 @@ function cacheFor(project: ProjectSnapshot): Map<string, CachedResult> {
   return results
 }
 
-function remember(project: ProjectSnapshot, key: string, result: SystemPromptResult): void {
+function remember(project: ProjectSnapshot, key: string, result: SystemPromptResult, pendingCounts: ReadonlyArray<LazyCount | null>): void {
   const results = cacheFor(project)
   if (results.size >= MAX_RESULTS_PER_PROJECT) {
     const oldest = results.keys().next()
     if (!oldest.done) results.delete(oldest.value)
   }
-  results.set(key, { result, settled: 0 })
+  results.set(key, { result, pendingCounts, settled: 0 })
 }
 
 /**
@@ -161,9 +168,10 @@ function remember(project: ProjectSnapshot, key: string, result: SystemPromptRes
 function settleCounts(cached: CachedResult): SystemPromptResult {
   const { sections } = cached.result
   while (cached.settled < sections.length) {
-    const settled = withCountSettled(sections[cached.settled])
-    if (settled === null) break
-    sections[cached.settled++] = Object.freeze(settled)
+    const count = cached.pendingCounts[cached.settled]
+    if (count && !count.known) break
+    if (count) sections[cached.settled] = Object.freeze(withCountSettled(sections[cached.settled], count))
+    cached.settled++
   }
   return cached.result
 }
