@@ -60,7 +60,7 @@ export interface OpenProjectOptions {
  * Longest the watcher's start after an open waits for the first prompt: starting its thread holds the event loop
  * for milliseconds, which the first prompt must not wait for (see startWatcher).
  */
-const WATCHER_START_WAIT_MS = 100
+const WATCHER_START_WAIT_MS = 50
 
 export const FOLDER_GONE_PROBLEM =
   'project folder is gone (deleted, moved or renamed); showing its last known state until it is back at this path'
