@@ -83,8 +83,9 @@ export class NoProjectOpenError extends Error {
 export async function createGlassbox(options: GlassboxOptions = {}): Promise<Glassbox> {
   const store = openStore(resolveDataDir(options.dataDir), { nativeBinding: options.nativeBinding })
   const forgetTokenCounts = keepTokenCountsIn(store.tokenCounts)
-  // A run whose process was killed mid-way would otherwise show as still streaming for ever.
-  store.runs.markInterrupted()
+  // A run whose process was killed mid-way would otherwise show as still streaming for ever. A one-shot prompt
+  // shows no runs and takes no write lock for them: the next start that shows runs marks them.
+  if (!options.readForPromptOnly) store.runs.markInterrupted()
   const now = options.now ?? (() => new Date())
   const listeners = new Set<(event: PushEvent) => void>()
   const push = (event: PushEvent): void => {

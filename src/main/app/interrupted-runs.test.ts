@@ -43,6 +43,13 @@ it('marks a run killed mid-stream as interrupted on the next start, and its answ
   before.close()
   expect(running).toEqual([{ status: 'running' }])
 
+  // A one-shot prompt preview shows no runs and leaves them to the next start that does.
+  const preview = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, watch: false, readForPromptOnly: true, extractMemories: false })
+  await preview.close()
+  const afterPreview = openStore(data.dir)
+  expect(afterPreview.db.prepare(`SELECT status FROM runs`).all()).toEqual([{ status: 'running' }])
+  afterPreview.close()
+
   const glassbox: Glassbox = await createGlassbox({ dataDir: data.dir, projectPath: project.dir, watch: false, extractMemories: false })
   cleanups.push(() => glassbox.close())
   const [chat] = await glassbox.listChats({})
