@@ -27,12 +27,15 @@ beforeEach(() => {
 })
 afterEach(() => temp.cleanup())
 
-it('starts the watcher once the first prompt has its snapshot and the caller has used it', async () => {
+it.each([
+  ['nothing changed', null],
+  ['RULES.md edited right after the open', 'Answer in German.']
+])('starts the watcher once the first prompt has its snapshot and the caller has used it (%s)', async (_case, edit) => {
   const model = await openProject(temp.dir)
   try {
-    //NOWRITE
+    if (edit !== null) writeFileSync(join(temp.dir, 'RULES.md'), edit)
     const snapshot = await model.freshSnapshot()
-    expect(snapshot.rules?.text).toBe('Answer in French.')
+    expect(snapshot.rules?.text).toBe(edit ?? 'Answer in French.')
     // The caller renders its prompt from here on (synchronously), before the watcher's thread starts.
     expect(watcherStarts.count).toBe(0)
     await Promise.resolve()
