@@ -6,7 +6,7 @@ import type { ProjectSnapshot } from '../project/types'
 import type { Store } from '../store'
 import type { ProjectInfo } from '../../shared/api'
 import { exampleQuestions } from './example-questions'
-import { describeRequest, fingerprintOf, serverTrustRequest, TrustGate, withTrustGate, type TrustGateOptions, type TrustRequest } from '../trust'
+import { describeRequest, fingerprintOf, isMcpServerRequest, serverTrustRequest, TrustGate, withTrustGate, type TrustGateOptions, type TrustRequest } from '../trust'
 import { McpHub } from '../mcp/hub'
 import { readMcpConfig } from '../mcp/config'
 import type { McpStatus, TrustEntryView } from '../../shared/trust'
@@ -77,7 +77,7 @@ export class ProjectSession {
     const request = [...this.trustRequests(), ...this.trust.refusedRequests()].find((candidate) => fingerprintOf(candidate) === fingerprint)
     if (!request) throw new Error('This project does not ask for that (its configuration may have changed): reopen Settings → Project trust.')
     this.trust.approve(request)
-    if (request.kind !== 'server') await this.mcp.restart(request.name).catch(() => undefined)
+    if (isMcpServerRequest(request)) await this.mcp.restart(request.name).catch(() => undefined)
     return this.trustEntries()
   }
 
@@ -87,7 +87,7 @@ export class ProjectSession {
     this.trust.revoke(fingerprint)
     this.pool?.pool.close()
     this.pool = null
-    if (approval && approval.request.kind !== 'server') await this.mcp.restart(approval.request.name).catch(() => undefined)
+    if (approval && isMcpServerRequest(approval.request)) await this.mcp.restart(approval.request.name).catch(() => undefined)
     return this.trustEntries()
   }
 

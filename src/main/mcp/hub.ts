@@ -3,7 +3,7 @@ import type { FSWatcher } from 'chokidar'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CONFIG_FILE } from '../project/config'
-import { commandLine, fingerprintOf, type TrustGate } from '../trust'
+import { commandLine, fingerprintOf, isMcpServerRequest, type TrustGate } from '../trust'
 import type { McpServerState, McpServerView, McpStatus } from '../../shared/trust'
 import { errorMessage } from '../../shared/error-message'
 import { readMcpConfig, substituteVariables, type McpServerSpec } from './config'
@@ -85,7 +85,7 @@ export class McpHub {
   private loading: Promise<void> = Promise.resolve()
 
   private async loadNow(): Promise<McpStatus> {
-    if (this.options.onlyWhenOneMayStart && !this.trust.mayApproveNow() && !this.trust.approved().some((approval) => approval.request.kind !== 'server')) {
+    if (this.options.onlyWhenOneMayStart && !this.trust.mayApproveNow() && !this.trust.approved().some((approval) => isMcpServerRequest(approval.request))) {
       return this.status()
     }
     const config = readMcpConfig(this.root)

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { commandLine, type TrustRequest } from '../../shared/trust'
+import { commandLine, type ProcessTrustRequest, type RemoteToolsTrustRequest, type TrustRequest } from '../../shared/trust'
 
 // What a project asks to do that reaches beyond its folder: connect to a server it names (and send it the
 // user's environment variables), or start a process. Each request is shown to the user exactly as below and
@@ -8,6 +8,11 @@ import { commandLine, type TrustRequest } from '../../shared/trust'
 
 export { commandLine } from '../../shared/trust'
 export type { ProcessTrustRequest, RemoteToolsTrustRequest, ServerTrustRequest, TrustRequest } from '../../shared/trust'
+
+/** Whether `request` is an MCP server's (a process to start, or remote tools to connect to), not a database server's. */
+export function isMcpServerRequest(request: TrustRequest): request is ProcessTrustRequest | RemoteToolsTrustRequest {
+  return request.kind !== 'server'
+}
 
 /** Stable over label changes and key order; changes with anything the user is shown and approves. */
 export function fingerprintOf(request: TrustRequest): string {

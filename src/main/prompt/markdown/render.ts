@@ -89,7 +89,7 @@ export function withTokens(text: string, section: RenderedSection, pendingCounts
   const count = section.tokens ?? new LazyCount(() => countTokensPiecewise(text.slice(start, end)))
   if (count.known) {
     pendingCounts?.push(null)
-    return { id, title, component, sources, start, end, tokens: count.read() }
+    return withCountSettled(section, count)
   }
   pendingCounts?.push(count)
   return {
@@ -106,11 +106,11 @@ export function withTokens(text: string, section: RenderedSection, pendingCounts
 }
 
 /**
- * A section withTokens gave a getter (the count behind it in `count`, taken since), with that count as a plain
- * value. For a prompt kept to be given out again: reading a getter costs ten times more, and a large prompt's
- * ~400 counts are read at every message.
+ * `section` with the count `count` has taken as a plain value: a section whose count is known, or one withTokens
+ * gave a getter whose count has been read since (for a prompt kept to be given out again: reading a getter costs
+ * ten times more, and a large prompt's ~400 counts are read at every message).
  */
-export function withCountSettled(section: PromptSection, count: LazyCount): PromptSection {
+export function withCountSettled(section: RenderedSection | PromptSection, count: LazyCount): PromptSection {
   const { id, title, component, sources, start, end } = section
   return { id, title, component, sources, start, end, tokens: count.read() }
 }
