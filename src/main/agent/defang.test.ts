@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { containsControlMarker, defangControlTokens, defangLocated } from './defang'
+import { containsControlMarker, defangControlTokens, defangLocated, LONGEST_MARKER, neverInMarker } from './defang'
 
 const J = '\u200D'
 
@@ -60,5 +60,31 @@ describe('containsControlMarker', () => {
     // The corpus holds both kinds in numbers.
     expect(markers).toBeGreaterThan(200)
     expect(markers).toBeLessThan(4800)
+  })
+})
+
+describe('what the renderer relies on (see markerFree in prompt/markdown/render.ts)', () => {
+  const markers = ['<|im_start|>', '<｜begin▁of▁sentence｜>', '[/AVAILABLE_TOOLS]', '</start_of_image>', '<</SYS>>', '<s>']
+
+  it('no marker is longer than LONGEST_MARKER', () => {
+    for (const [open, close] of [['<|', '|>'], ['<｜', '｜>']]) {
+      expect(containsControlMarker(`${open}${'a'.repeat(LONGEST_MARKER - 4)}${close}`)).toBe(true)
+      expect(containsControlMarker(`${open}${'a'.repeat(LONGEST_MARKER - 3)}${close}`)).toBe(false)
+    }
+  })
+
+  it('no marker holds a space, tab or line break, wherever one goes', () => {
+    const breakers = [' ', '\t', '\n', '\r']
+    for (const breaker of breakers) expect(neverInMarker(breaker.charCodeAt(0))).toBe(true)
+    for (const marker of markers) {
+      expect(containsControlMarker(marker)).toBe(true)
+      for (const breaker of breakers) {
+        for (let at = 1; at < marker.length; at++) {
+          const broken = marker.slice(0, at) + breaker + marker.slice(at)
+          expect(containsControlMarker(broken), JSON.stringify(broken)).toBe(false)
+        }
+      }
+    }
+    expect(neverInMarker('a'.charCodeAt(0)) || neverInMarker('|'.charCodeAt(0)) || neverInMarker('\u200D'.charCodeAt(0))).toBe(false)
   })
 })

@@ -25,6 +25,17 @@ const MARKERS = new RegExp(MARKER_PARTS.map(({ opener, rest }) => `(?<=${opener}
 /** A whole marker starting exactly at lastIndex. */
 const MARKER_AT = new RegExp(MARKER_PARTS.map(({ opener, rest }) => opener + rest).join('|'), 'y')
 
+/** The length of the longest marker: `<|`, 64 name characters, `|>` (and DeepSeek's alike). */
+export const LONGEST_MARKER = 68
+
+/**
+ * Whether the character can never be part of a marker: a space, tab or line break (none of the patterns above
+ * admits one). Two texts free of markers, joined with one of these on either side of the seam, are free too.
+ */
+export function neverInMarker(charCode: number): boolean {
+  return charCode === 32 || charCode === 10 || charCode === 9 || charCode === 13
+}
+
 /**
  * Whether `text` holds a marker defangControlTokens would break. Every marker starts with `<` or `[`, which a
  * prompt holds few of: trying a marker at each is exact and far cheaper than the lookbehind pattern at every

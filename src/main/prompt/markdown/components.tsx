@@ -164,8 +164,8 @@ export function Memo({ on, children }: { on: object; children: MarkdownElement }
 }
 
 /** Inserts text rendered earlier as-is (no re-escaping), keeping its section map. */
-export function Rendered({ result }: { result: { text: string; sections: readonly RenderedSection[] } }): RenderedNode {
-  return { kind: 'rendered', text: result.text, sections: result.sections }
+export function Rendered({ result }: { result: { text: string; sections: readonly RenderedSection[]; markerFree?: boolean } }): RenderedNode {
+  return { kind: 'rendered', text: result.text, sections: result.sections, markerFree: result.markerFree }
 }
 
 interface ListEntry {

@@ -56,6 +56,8 @@ export interface RenderedNode {
   readonly kind: 'rendered'
   readonly text: string
   readonly sections: readonly RenderedSection[]
+  /** Whoever rendered it knows the text holds no chat-template control marker (see LocatedText). */
+  readonly markerFree?: boolean
 }
 
 /** An element rendered once per `on` object, then reused (see the Memo primitive). */

@@ -3,6 +3,9 @@ import { countTokens } from '../tokens'
 import { h, Fragment } from './jsx-runtime'
 import { Block, List, ListItem, Memo, Quote, Rendered, Section, Span, Title } from './components'
 import { MarkdownRenderError, renderLocated, renderToMarkdown, renderWithSections } from './render'
+import type { MarkdownNode } from './jsx-runtime'
+import { containsControlMarker } from '../../agent/defang'
+import { seededRandom } from '../../seeded-random'
 
 // The section map (ranges, owners, token counts) and error paths.
 
@@ -146,6 +149,70 @@ describe('Memo', () => {
     const { text, sections } = renderLocated(<Block>{'intro'}{memo()}</Block>)
     expect(text.slice(sections[0].start, sections[0].end)).toBe('part')
     expect(renderLocated(memo()).sections[0]).toMatchObject({ start: 0, end: 4, component: 'Part' })
+  })
+})
+
+describe('markerFree', () => {
+  it('is true only when the text holds no control marker, however the parts of one are split and joined', () => {
+    const pieces = ['<|im_', 'start|>', '<|', 'eot_id|>', '<', 's>', '/s>', '[', '/INST]', 'INST]', '<<', 'SYS>>', '<｜', 'begin▁of｜>', '<think>', 'think>']
+    const plain = ['a', 'word', ' ', '\n', '`', '**', ': ', '- ', '|', '>', ']', 'x'.repeat(80), 'y'.repeat(1100)]
+    const separators = ['', '\n', '\n\n', ' ', '|', '-', '<', ': ']
+    const prefixes = ['', '- ', '<', '|', '## ']
+    const indents = ['', '\t', '  ', '> ', '<']
+    // A fixed pseudo-random sequence, so a failure can be replayed.
+    const random = seededRandom(11)
+    const next = (count: number) => Math.floor(random() * count)
+    const pick = <T,>(items: readonly T[]): T => items[next(items.length)]
+    const memoOwners = [{}, {}, {}]
+    const Leaf = ({ text }: { text: string }) => text
+    const tree = (depth: number): MarkdownNode => {
+      const kind = depth === 0 ? 0 : next(6)
+      if (kind === 0) return next(2) === 0 ? pick(pieces) : pick(plain)
+      const children = Array.from({ length: 1 + next(4) }, () => tree(depth - 1))
+      if (kind === 1) return <Block separator={pick(separators)} prefix={pick(prefixes)} indent={pick(indents)}>{children}</Block>
+      if (kind === 2) return <Span>{children}</Span>
+      if (kind === 3) return <Section id="s" title="S" sources={[]}>{children}</Section>
+      if (kind === 4) {
+        // A memo renders its first child's text for good; the same owner may land among other neighbours later.
+        const owner = pick(memoOwners)
+        return <Memo on={owner}><Leaf text={renderToMarkdown(children)} /></Memo>
+      }
+      const inner = renderLocated(children)
+      return <Rendered result={next(2) === 0 ? inner : { text: inner.text, sections: inner.sections }} />
+    }
+    let free = 0
+    let withMarker = 0
+    for (let round = 0; round < 4000; round++) {
+      if (round % 500 === 0) memoOwners.forEach((_, index) => (memoOwners[index] = {}))
+      const { text, markerFree } = renderLocated(<Span>{tree(1 + (round % 4))}{tree(1 + (round % 3))}</Span>)
+      const holdsMarker = containsControlMarker(text)
+      if (holdsMarker) withMarker++
+      if (markerFree) free++
+      if (markerFree) expect(holdsMarker, JSON.stringify(text)).toBe(false)
+    }
+    // Both kinds in numbers: the flag is not simply always false, and markers were formed across seams.
+    expect(free).toBeGreaterThan(1000)
+    expect(withMarker).toBeGreaterThan(500)
+  })
+
+  it('is false for a marker made across a seam, a separator or a prefix, and true for blank seams', () => {
+    expect(renderLocated(<Span>{'<|im_'}{'start|>'}</Span>).markerFree).toBe(false)
+    expect(renderLocated(<Block separator="|">{'<'}{'im_end|>'}</Block>).markerFree).toBe(false)
+    expect(renderLocated(<Block prefix="<">{'s>'}</Block>).markerFree).toBe(false)
+    expect(renderLocated(<Block indent="<">{'a\ns>'}</Block>).markerFree).toBe(false)
+    expect(renderLocated(<Span>{'<|im_'}{' start|>'}</Span>).markerFree).toBe(true)
+    expect(renderLocated(<Block>{'<|im_'}{'start|>'}</Block>).markerFree).toBe(true)
+    // A marker in one part is no seam's doing, but the text is not free of it either.
+    expect(renderLocated(<Block>{'ok'}{'<s>'}</Block>).markerFree).toBe(false)
+  })
+
+  it('is true for a reused memo once its text was searched, when its own seams were too long to search around', () => {
+    const owner = {}
+    const long = 'Rule. '.repeat(400)
+    const Part = () => <Span>{long}{'`'}{'x'}{'`'}</Span>
+    const render = () => renderLocated(<Block separator={'\n\n---\n\n'}>{long}<Memo on={owner}><Part /></Memo>{long}</Block>)
+    expect(render().markerFree).toBe(false)
+    expect(render().markerFree).toBe(true)
   })
 })
 

@@ -80,7 +80,7 @@ function build(input: SystemPromptInput, date: string, timezone: string, pending
  * chat-template control tokens in it are defanged, and the sections' offsets moved past the joiners.
  */
 function defanged(prompt: LocatedText): LocatedText {
-  if (!containsControlMarker(prompt.text)) return prompt
+  if (prompt.markerFree || !containsControlMarker(prompt.text)) return prompt
   const { text, insertedAt } = defangLocated(prompt.text)
   if (insertedAt.length === 0) return prompt
   const shift = (offset: number): number => offset + countBelow(insertedAt, offset)

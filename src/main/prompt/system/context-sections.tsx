@@ -5,6 +5,7 @@ import { Block, Code, List, ListItem, Memo, Rendered, Section, Span, Title } fro
 import type { RenderedSection } from '../markdown/jsx-runtime'
 import { LazyCount } from '../markdown/lazy-count'
 import { countTokensPiecewise } from '../token-pieces'
+import { containsControlMarker } from '../../agent/defang'
 import { connectionFolder } from '../../engines/dialect-rules'
 import { EXECUTABLE_FOLDER_TYPES } from '../../engines/registry'
 import { shortTitle, slugOf, splitRuleBlocks, type RulePiece } from './rule-blocks'
@@ -112,6 +113,8 @@ export function Skills({ skills }: { skills: readonly Skill[] }) {
 interface SkillItem {
   text: string
   section: Omit<RenderedSection, 'start' | 'end'>
+  /** Its text holds no chat-template control marker (the skill's name and description are the project's). */
+  markerFree: boolean
 }
 
 /** A list's items laid out, one blank line apart (the Block separator), with their sections and sources. */
@@ -119,6 +122,8 @@ interface SkillItems {
   text: string
   sections: RenderedSection[]
   sources: string[]
+  /** No item holds a control marker; none spans two, as blank lines part them. */
+  markerFree: boolean
 }
 
 // A skill's object is kept while its file is unchanged, and the list while no skill changed: a new skill renders
@@ -132,15 +137,17 @@ function skillItems(skills: readonly Skill[]): SkillItems {
   if (known) return known
   let text = ''
   const sections: RenderedSection[] = []
+  let markerFree = true
   for (const skill of skills) {
     const item = skillItem(skill)
+    markerFree &&= item.markerFree
     if (text.length > 0) text += ITEM_SEPARATOR
     const { id, title, component, sources, tokens } = item.section
     // Fields in the order the renderer writes a section's, so every section object has one shape.
     sections.push({ id, title, component, sources, start: text.length, end: text.length + item.text.length, tokens })
     text += item.text
   }
-  const items = { text, sections, sources: skills.map((skill) => skill.location) }
+  const items = { text, sections, sources: skills.map((skill) => skill.location), markerFree }
   itemsByList.set(skills, items)
   return items
 }
@@ -157,7 +164,7 @@ function skillItem(skill: Skill): SkillItem {
     component: 'SkillItem',
     tokens: new LazyCount(() => countTokensPiecewise(text))
   }
-  const item = { text, section }
+  const item = { text, section, markerFree: !containsControlMarker(text) }
   itemsBySkill.set(skill, item)
   return item
 }
