@@ -198,6 +198,7 @@ describe('markerFree', () => {
   it('is false for a marker made across a seam, a separator or a prefix, and true for blank seams', () => {
     expect(renderLocated(<Span>{'<|im_'}{'start|>'}</Span>).markerFree).toBe(false)
     expect(renderLocated(<Block separator="|">{'<'}{'im_end|>'}</Block>).markerFree).toBe(false)
+    expect(renderLocated(<Block separator=" <s> ">{'a'}{'b'}</Block>).markerFree).toBe(false)
     expect(renderLocated(<Block prefix="<">{'s>'}</Block>).markerFree).toBe(false)
     expect(renderLocated(<Block indent="<">{'a\ns>'}</Block>).markerFree).toBe(false)
     expect(renderLocated(<Span>{'<|im_'}{' start|>'}</Span>).markerFree).toBe(true)

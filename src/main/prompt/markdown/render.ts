@@ -103,18 +103,16 @@ const SEARCHED_AROUND_SEAM = 1024
  * Whether `before`, then `separator`, then `after` hold no marker that `before` and `after` (each free of
  * markers) do not hold alone: none in the separator and none across either seam. False when that is not known.
  */
-function seamsAreFree(before: string, beforeEdges: number, separator: string, after: Chunk): boolean {
-  if (separator.length === 0) {
-    if (seamIsSafe(beforeEdges, after.edges)) return true
-  } else {
-    if (isBlank(separator)) return true
-    const between = textChunk(separator)
-    if (between.markerFree && seamIsSafe(beforeEdges, between.edges) && seamIsSafe(between.edges, after.edges)) return true
-  }
+function seamsAreFree(before: string, beforeEdges: number, separator: Chunk, after: Chunk): boolean {
+  const safe =
+    separator.text.length === 0
+      ? seamIsSafe(beforeEdges, after.edges)
+      : separator.markerFree && seamIsSafe(beforeEdges, separator.edges) && seamIsSafe(separator.edges, after.edges)
+  if (safe) return true
   if (before.length > SEARCHED_AROUND_SEAM || after.text.length > SEARCHED_AROUND_SEAM) return false
   // A marker found here lies across a seam or in the separator: neither side holds one of its own.
   const reach = LONGEST_MARKER - 1
-  return !containsControlMarker(before.slice(-reach) + separator + after.text.slice(0, reach))
+  return !containsControlMarker(before.slice(-reach) + separator.text + after.text.slice(0, reach))
 }
 
 /** Renders a tree to Markdown text. */
@@ -308,6 +306,8 @@ function join(nodes: readonly MarkdownNode[], separator: string, path: PathStep 
   let sections: RenderedSection[] = []
   let markerFree = true
   let edges = 0
+  /** The separator as a chunk (its markers and edges), made at the first seam. */
+  let between: Chunk | null = null
   for (const node of nodes) {
     const chunk = renderNode(node, separator, path)
     // Children that render nothing leave no stray separator behind.
@@ -316,7 +316,8 @@ function join(nodes: readonly MarkdownNode[], separator: string, path: PathStep 
     if (text.length === 0) {
       edges = chunk.edges
     } else {
-      markerFree &&= seamsAreFree(text, edges, separator, chunk)
+      between ??= separator.length === 0 ? EMPTY : textChunk(separator)
+      markerFree &&= seamsAreFree(text, edges, between, chunk)
       edges = (edges & STARTS_WITH_SPACE) | (chunk.edges & ENDS_WITH_SPACE)
       text += separator
     }
@@ -331,7 +332,7 @@ function prepend(prefix: string, chunk: Chunk): Chunk {
   if (prefix.length === 0) return chunk
   for (const section of chunk.sections) moveBy(section, prefix.length)
   const before = textChunk(prefix)
-  const markerFree = chunk.markerFree && before.markerFree && seamsAreFree(prefix, before.edges, '', chunk)
+  const markerFree = chunk.markerFree && before.markerFree && seamsAreFree(prefix, before.edges, EMPTY, chunk)
   return { text: prefix + chunk.text, sections: chunk.sections, markerFree, edges: (before.edges & STARTS_WITH_SPACE) | (chunk.edges & ENDS_WITH_SPACE) }
 }
 
